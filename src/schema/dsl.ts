@@ -1,0 +1,187 @@
+/**
+ * The schema DSL: one description of a type gives its TypeScript type (`Infer<typeof X>`), decoding
+ * with Go's JSON semantics (unknown fields, zero values, omitempty), and later OpenAPI, apply type
+ * information and protobuf field numbers. Descriptions are plain data; builders only fill defaults.
+ */
+
+/** Marker carrying the TypeScript type a schema describes. Never set at run time. */
+declare const phantom: unique symbol;
+interface Typed<T> {
+  readonly [phantom]?: T;
+}
+
+export type ListType = 'atomic' | 'set' | 'map';
+export type MapType = 'atomic' | 'granular';
+
+export interface StringSchema extends Typed<string> {
+  readonly type: 'string';
+  readonly enum?: readonly string[];
+}
+export interface IntegerSchema extends Typed<number> {
+  readonly type: 'integer';
+  readonly format: 'int32' | 'int64';
+}
+export interface NumberSchema extends Typed<number> {
+  readonly type: 'number';
+}
+export interface BooleanSchema extends Typed<boolean> {
+  readonly type: 'boolean';
+}
+/** Base64 text in JSON, bytes in protobuf. */
+export interface BytesSchema extends Typed<string> {
+  readonly type: 'bytes';
+}
+/** metav1.Time (RFC 3339, seconds) or MicroTime (microseconds). */
+export interface TimeSchema extends Typed<string> {
+  readonly type: 'time';
+  readonly precision: 'seconds' | 'micro';
+}
+export interface IntOrStringSchema extends Typed<number | string> {
+  readonly type: 'int-or-string';
+}
+export interface QuantitySchema extends Typed<string> {
+  readonly type: 'quantity';
+}
+/** Arbitrary JSON (RawExtension, JSON): kept as sent. */
+export interface RawSchema extends Typed<unknown> {
+  readonly type: 'raw';
+}
+export interface MapSchema<V = unknown> extends Typed<Record<string, V>> {
+  readonly type: 'map';
+  readonly values: Schema;
+  readonly mapType?: MapType;
+}
+export interface ListSchema<I = unknown> extends Typed<I[]> {
+  readonly type: 'list';
+  readonly items: Schema;
+  readonly listType?: ListType;
+  readonly listMapKeys?: readonly string[];
+  /** Strategic-merge patch strategy, as the Go struct tag `patchStrategy` gives it. */
+  readonly patchStrategy?: string;
+  readonly patchMergeKey?: string;
+}
+
+/**
+ * How a field is present in output, mirroring the Go field declaration:
+ * - `omitempty`: a value field with `omitempty`; zero values are dropped.
+ * - `pointer`: a pointer field; absent or null is dropped, zero values are kept.
+ * - `always`: a value field without `omitempty` (or any non-pointer struct); always emitted, zero value when absent.
+ */
+export type Presence = 'omitempty' | 'pointer' | 'always';
+
+export interface FieldSpec<T = unknown, R extends boolean = boolean> {
+  readonly schema: Schema & Typed<T>;
+  readonly presence: Presence;
+  readonly required: R;
+  /** Field number in Kubernetes' published protobuf definition of the type. */
+  readonly proto?: number;
+  readonly description?: string;
+  /** Strategic-merge patch strategy of a non-list field (`retainKeys` on Deployment.strategy). */
+  readonly patchStrategy?: string;
+}
+
+export interface StructSchema<T = unknown> extends Typed<T> {
+  readonly type: 'object';
+  /** Qualified type name, e.g. `core.v1.ConfigMap`; OpenAPI and protobuf names derive from it. */
+  readonly name: string;
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  readonly structType?: MapType;
+  /** Keep fields the schema does not list (the `object` of a RawExtension-like struct). */
+  readonly preserveUnknownFields?: boolean;
+}
+
+/** A named schema resolved on use, for recursive types. */
+export interface LazySchema<T = unknown> extends Typed<T> {
+  readonly type: 'lazy';
+  readonly resolve: () => Schema;
+}
+
+export type Schema =
+  | StringSchema
+  | IntegerSchema
+  | NumberSchema
+  | BooleanSchema
+  | BytesSchema
+  | TimeSchema
+  | IntOrStringSchema
+  | QuantitySchema
+  | RawSchema
+  | MapSchema
+  | ListSchema
+  | StructSchema
+  | LazySchema;
+
+export type Infer<S> = S extends Typed<infer T> ? T : never;
+
+type FieldsOf<F extends Record<string, FieldSpec>> = {
+  [K in keyof F as F[K] extends FieldSpec<unknown, true> ? K : never]: F[K] extends FieldSpec<infer T> ? T : never;
+} & {
+  [K in keyof F as F[K] extends FieldSpec<unknown, true> ? never : K]?: F[K] extends FieldSpec<infer T> ? T : never;
+};
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+export interface FieldOptions {
+  /** Emitted even when absent (Go value field without omitempty). */
+  always?: boolean;
+  /** Go pointer field: zero values are kept, absent is dropped. */
+  pointer?: boolean;
+  description?: string;
+  patchStrategy?: string;
+}
+
+const STRUCT_LIKE = new Set<Schema['type']>(['object', 'time', 'int-or-string', 'quantity', 'raw']);
+
+function presenceFor(schema: Schema, opts: FieldOptions | undefined): Presence {
+  if (opts?.pointer) return 'pointer';
+  if (opts?.always) return 'always';
+  // Go never omits a non-pointer struct, whatever its tag says; Time, IntOrString, Quantity and
+  // RawExtension are structs in Go, so they print as null, 0 or "0" when unset.
+  return STRUCT_LIKE.has(schema.type) ? 'always' : 'omitempty';
+}
+
+function makeField<S extends Schema, R extends boolean>(proto: number | undefined, schema: S, required: R, opts?: FieldOptions): FieldSpec<Infer<S>, R> {
+  const spec: FieldSpec<Infer<S>, R> = {
+    schema: schema as Schema & Typed<Infer<S>>,
+    presence: presenceFor(schema, opts),
+    required,
+    ...(proto !== undefined ? { proto } : {}),
+    ...(opts?.description ? { description: opts.description } : {}),
+    ...(opts?.patchStrategy ? { patchStrategy: opts.patchStrategy } : {}),
+  };
+  return spec;
+}
+
+export const t = {
+  string: (opts?: { enum?: readonly string[] }): StringSchema => ({ type: 'string', ...(opts?.enum ? { enum: opts.enum } : {}) }),
+  int32: (): IntegerSchema => ({ type: 'integer', format: 'int32' }),
+  int64: (): IntegerSchema => ({ type: 'integer', format: 'int64' }),
+  double: (): NumberSchema => ({ type: 'number' }),
+  bool: (): BooleanSchema => ({ type: 'boolean' }),
+  bytes: (): BytesSchema => ({ type: 'bytes' }),
+  time: (): TimeSchema => ({ type: 'time', precision: 'seconds' }),
+  microTime: (): TimeSchema => ({ type: 'time', precision: 'micro' }),
+  intOrString: (): IntOrStringSchema => ({ type: 'int-or-string' }),
+  quantity: (): QuantitySchema => ({ type: 'quantity' }),
+  raw: (): RawSchema => ({ type: 'raw' }),
+  map: <V extends Schema>(values: V, opts?: { mapType?: MapType }): MapSchema<Infer<V>> => ({ type: 'map', values, ...(opts?.mapType ? { mapType: opts.mapType } : {}) }),
+  list: <I extends Schema>(
+    items: I,
+    opts?: { listType?: ListType; listMapKeys?: readonly string[]; patchStrategy?: string; patchMergeKey?: string },
+  ): ListSchema<Infer<I>> => ({ type: 'list', items, ...opts }),
+  struct: <F extends Record<string, FieldSpec>>(
+    name: string,
+    fields: F,
+    opts?: { structType?: MapType; preserveUnknownFields?: boolean },
+  ): StructSchema<Flatten<FieldsOf<F>>> => ({ type: 'object', name, fields, ...opts }),
+  lazy: <T>(resolve: () => Schema): LazySchema<T> => ({ type: 'lazy', resolve }),
+  /** An optional field with its protobuf number. */
+  field: <S extends Schema>(proto: number | undefined, schema: S, opts?: FieldOptions): FieldSpec<Infer<S>, false> => makeField(proto, schema, false, opts),
+  /** A field the API requires (OpenAPI `required`); decoding does not enforce it, validation does. */
+  required: <S extends Schema>(proto: number | undefined, schema: S, opts?: FieldOptions): FieldSpec<Infer<S>, true> => makeField(proto, schema, true, opts),
+};
+
+export function resolveSchema(s: Schema): Exclude<Schema, LazySchema> {
+  let current = s;
+  while (current.type === 'lazy') current = current.resolve();
+  return current;
+}

@@ -1,0 +1,3 @@
+export * from './dsl.js';
+export * from './decode.js';
+export * from './meta.js';

@@ -1,0 +1,4 @@
+import { describeKVContract } from '../testing/kv.case.js';
+import { createMemoryKV } from './memory-kv.js';
+
+describeKVContract('memory', { create: async () => createMemoryKV() });
