@@ -3,8 +3,13 @@
  * Kubernetes' own names so that unmodified Kubernetes clients work. No other file spells a domain.
  */
 export interface ApiNames {
-  /** The API domain itself, e.g. `orch.io`. */
+  /** The API domain itself, e.g. `orch.io`: group suffixes and `k8s.io/...` style keys. */
   readonly domain: string;
+  /**
+   * The domain of well-known labels, annotations, finalizers and secret types. Kubernetes keeps these
+   * under `kubernetes.io` (not `k8s.io`); every other API domain uses itself for both.
+   */
+  readonly labelDomain: string;
   /** Short product prefix used in namespace names: `kube` for k8s.io, else the domain's first label. */
   readonly prefix: string;
   /** Product word used in media types and the namespace finalizer: `kubernetes` for k8s.io. */
@@ -21,8 +26,12 @@ export interface ApiNames {
   group(base: string): string;
   /** A label, annotation or finalizer key under the domain: `key('deprecated')` → `orch.io/deprecated`. */
   key(name: string): string;
-  /** A key under a sub-domain: `subKey('ingressclass', 'is-default-class')` → `ingressclass.orch.io/is-default-class`. */
+  /** A key under a sub-domain: `subKey('mutation.webhook.admission', 'x')` → `mutation.webhook.admission.orch.io/x`. */
   subKey(sub: string, name: string): string;
+  /** A well-known label-style key: `labelKey('metadata.name')` → `orch.io/metadata.name` (`kubernetes.io/...` under k8s.io). */
+  labelKey(name: string): string;
+  /** `labelSubKey('ingressclass', 'is-default-class')` → `ingressclass.orch.io/is-default-class`. */
+  labelSubKey(sub: string, name: string): string;
 }
 
 export const DEFAULT_API_DOMAIN = 'orch.io';
@@ -37,8 +46,10 @@ export function createApiNames(domain: string = DEFAULT_API_DOMAIN): ApiNames {
   const firstLabel = domain.split('.')[0] ?? domain;
   const prefix = isKubernetes ? 'kube' : firstLabel;
   const product = isKubernetes ? 'kubernetes' : firstLabel;
+  const labelDomain = isKubernetes ? 'kubernetes.io' : domain;
   return {
     domain,
+    labelDomain,
     prefix,
     product,
     systemNamespace: `${prefix}-system`,
@@ -50,5 +61,7 @@ export function createApiNames(domain: string = DEFAULT_API_DOMAIN): ApiNames {
     group: (base) => `${base}.${domain}`,
     key: (name) => `${domain}/${name}`,
     subKey: (sub, name) => `${sub}.${domain}/${name}`,
+    labelKey: (name) => `${labelDomain}/${name}`,
+    labelSubKey: (sub, name) => `${sub}.${labelDomain}/${name}`,
   };
 }

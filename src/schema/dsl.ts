@@ -69,16 +69,23 @@ export interface ListSchema<I = unknown> extends Typed<I[]> {
  */
 export type Presence = 'omitempty' | 'pointer' | 'always';
 
-export interface FieldSpec<T = unknown, R extends boolean = boolean> {
+/**
+ * A field of a struct. `P` is true when decoding always fills the field in (a Go value struct, or a
+ * value field without omitempty), which makes it non-optional in the inferred TypeScript type.
+ */
+export interface FieldSpec<T = unknown, P extends boolean = boolean> {
   readonly schema: Schema & Typed<T>;
   readonly presence: Presence;
-  readonly required: R;
+  /** Required by the API (OpenAPI `required`); enforced by validation, not by decoding. */
+  readonly required: boolean;
   /** Field number in Kubernetes' published protobuf definition of the type. */
   readonly proto?: number;
   readonly description?: string;
   /** Strategic-merge patch strategy of a non-list field (`retainKeys` on Deployment.strategy). */
   readonly patchStrategy?: string;
+  readonly [presentMarker]?: P;
 }
+declare const presentMarker: unique symbol;
 
 export interface StructSchema<T = unknown> extends Typed<T> {
   readonly type: 'object';
@@ -113,11 +120,15 @@ export type Schema =
 
 export type Infer<S> = S extends Typed<infer T> ? T : never;
 
+type IsPresent<F> = F extends { readonly [presentMarker]?: infer P } ? (P extends true ? true : false) : false;
 type FieldsOf<F extends Record<string, FieldSpec>> = {
-  [K in keyof F as F[K] extends FieldSpec<unknown, true> ? K : never]: F[K] extends FieldSpec<infer T> ? T : never;
+  [K in keyof F as IsPresent<F[K]> extends true ? K : never]: F[K] extends FieldSpec<infer T> ? T : never;
 } & {
-  [K in keyof F as F[K] extends FieldSpec<unknown, true> ? never : K]?: F[K] extends FieldSpec<infer T> ? T : never;
+  [K in keyof F as IsPresent<F[K]> extends true ? never : K]?: F[K] extends FieldSpec<infer T> ? T : never;
 };
+
+/** Whether decoding always fills a field in: value structs and fields marked `always`. */
+type Present<S, O> = O extends { pointer: true } ? false : O extends { always: true } ? true : S extends StructSchema ? true : false;
 type Flatten<T> = { [K in keyof T]: T[K] };
 
 export interface FieldOptions {
@@ -139,8 +150,13 @@ function presenceFor(schema: Schema, opts: FieldOptions | undefined): Presence {
   return STRUCT_LIKE.has(schema.type) ? 'always' : 'omitempty';
 }
 
-function makeField<S extends Schema, R extends boolean>(proto: number | undefined, schema: S, required: R, opts?: FieldOptions): FieldSpec<Infer<S>, R> {
-  const spec: FieldSpec<Infer<S>, R> = {
+function makeField<S extends Schema, O extends FieldOptions | undefined>(
+  proto: number | undefined,
+  schema: S,
+  required: boolean,
+  opts?: O,
+): FieldSpec<Infer<S>, Present<S, O>> {
+  const spec: FieldSpec<Infer<S>, Present<S, O>> = {
     schema: schema as Schema & Typed<Infer<S>>,
     presence: presenceFor(schema, opts),
     required,
@@ -174,10 +190,12 @@ export const t = {
     opts?: { structType?: MapType; preserveUnknownFields?: boolean },
   ): StructSchema<Flatten<FieldsOf<F>>> => ({ type: 'object', name, fields, ...opts }),
   lazy: <T>(resolve: () => Schema): LazySchema<T> => ({ type: 'lazy', resolve }),
-  /** An optional field with its protobuf number. */
-  field: <S extends Schema>(proto: number | undefined, schema: S, opts?: FieldOptions): FieldSpec<Infer<S>, false> => makeField(proto, schema, false, opts),
+  /** A field with its protobuf number. */
+  field: <S extends Schema, O extends FieldOptions | undefined = undefined>(proto: number | undefined, schema: S, opts?: O): FieldSpec<Infer<S>, Present<S, O>> =>
+    makeField(proto, schema, false, opts),
   /** A field the API requires (OpenAPI `required`); decoding does not enforce it, validation does. */
-  required: <S extends Schema>(proto: number | undefined, schema: S, opts?: FieldOptions): FieldSpec<Infer<S>, true> => makeField(proto, schema, true, opts),
+  required: <S extends Schema, O extends FieldOptions | undefined = undefined>(proto: number | undefined, schema: S, opts?: O): FieldSpec<Infer<S>, Present<S, O>> =>
+    makeField(proto, schema, true, opts),
 };
 
 export function resolveSchema(s: Schema): Exclude<Schema, LazySchema> {

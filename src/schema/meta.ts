@@ -85,6 +85,9 @@ export const objectHeader = {
   metadata: t.field(1, ObjectMeta),
 } as const;
 
+/** The TypeScript type of a kind's schema, with the metadata decoding always fills in. */
+export type ObjectOf<S> = Infer<S> & { metadata: ObjectMeta };
+
 /** Any stored object: the header plus whatever the kind adds. */
 export interface KubeObject {
   apiVersion?: string;

@@ -178,7 +178,7 @@ export function describeKVContract(name: string, factory: KVFactory): void {
       const [upd, create, del] = events;
       expect(upd?.type === 'put' && upd.prev?.value).toBe('a1');
       expect(create?.type === 'put' && create.prev).toBeUndefined();
-      expect(del?.prev.value).toBe('a2');
+      expect(del?.prev?.value).toBe('a2');
     });
 
     it('ends a watch when its signal aborts', async () => {

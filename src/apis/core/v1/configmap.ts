@@ -1,0 +1,58 @@
+/** ConfigMap (core/v1): string and binary configuration data, optionally immutable. */
+import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
+import { nameValidators } from '../../../machinery/name-validation.js';
+import { defineResource } from '../../../registry/define-resource.js';
+import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { MAX_DATA_BYTES, validateConfigKey } from './config-key.js';
+
+export const ConfigMapSchema = t.struct('core.v1.ConfigMap', {
+  ...objectHeader,
+  immutable: t.field(4, t.bool(), { pointer: true }),
+  data: t.field(2, t.map(t.string())),
+  binaryData: t.field(3, t.map(t.bytes())),
+});
+export type ConfigMap = ObjectOf<typeof ConfigMapSchema>;
+
+function validateConfigMap(cm: ConfigMap): FieldError[] {
+  const errs: FieldError[] = [];
+  let size = 0;
+  for (const [k, v] of Object.entries(cm.data ?? {})) {
+    errs.push(...validateConfigKey(k, FieldPath.root('data').key(k)));
+    if (cm.binaryData && Object.prototype.hasOwnProperty.call(cm.binaryData, k)) {
+      errs.push(fieldErr.invalid(FieldPath.root('data').key(k), k, 'duplicate of key present in binaryData'));
+    }
+    size += k.length + Buffer.byteLength(v);
+  }
+  for (const [k, v] of Object.entries(cm.binaryData ?? {})) {
+    errs.push(...validateConfigKey(k, FieldPath.root('binaryData').key(k)));
+    size += k.length + Buffer.byteLength(v, 'base64');
+  }
+  if (size > MAX_DATA_BYTES) errs.push({ type: 'FieldValueTooLong', field: '', detail: `must have at most ${MAX_DATA_BYTES} bytes` });
+  return errs;
+}
+
+export const configMapResource = defineResource<ConfigMap>(() => ({
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  resource: 'configmaps',
+  singular: 'configmap',
+  namespaced: true,
+  shortNames: ['cm'],
+  schema: ConfigMapSchema,
+  strategy: {
+    nameValidator: nameValidators.dnsSubdomain,
+    validate: validateConfigMap,
+    validateUpdate(cm, old) {
+      const errs: FieldError[] = [];
+      if (old.immutable) {
+        if (!cm.immutable) errs.push(fieldErr.forbidden('immutable', 'field is immutable when `immutable` is set'));
+        if (JSON.stringify(cm.data ?? {}) !== JSON.stringify(old.data ?? {})) errs.push(fieldErr.forbidden('data', 'field is immutable when `immutable` is set'));
+        if (JSON.stringify(cm.binaryData ?? {}) !== JSON.stringify(old.binaryData ?? {})) {
+          errs.push(fieldErr.forbidden('binaryData', 'field is immutable when `immutable` is set'));
+        }
+      }
+      return errs;
+    },
+  },
+}));

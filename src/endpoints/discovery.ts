@@ -1,0 +1,82 @@
+/**
+ * Discovery documents: /api, /apis, /apis/{group}, /api/v1 and /apis/{group}/{version}. Built from
+ * the registry once, since the set of served resources is fixed for the life of a server.
+ */
+import { createHash } from 'node:crypto';
+import { ALL_VERBS } from '../registry/define-resource.js';
+import type { RegisteredResource, ResourceRegistry } from '../registry/registry.js';
+
+export interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  storageVersionHash?: string;
+}
+
+export interface DiscoveryDocuments {
+  /** Body of /api. The server address is filled per request. */
+  apiVersions(serverAddress: string): unknown;
+  apiGroupList(): unknown;
+  apiGroup(group: string): unknown | undefined;
+  resourceList(group: string, version: string): unknown | undefined;
+}
+
+/** A short stable hash of the storage identity, as Kubernetes publishes for storage migration tools. */
+function storageVersionHash(r: RegisteredResource): string {
+  const id = `${r.def.group}/${r.def.version}/${r.def.kind}`;
+  return createHash('sha256').update(id).digest().subarray(0, 8).toString('base64');
+}
+
+function resourceEntries(resources: RegisteredResource[]): APIResource[] {
+  const out: APIResource[] = [];
+  for (const r of resources) {
+    const { def } = r;
+    out.push({
+      name: def.resource,
+      singularName: def.singular,
+      namespaced: def.namespaced,
+      kind: def.kind,
+      verbs: [...(def.verbs ?? ALL_VERBS)].sort(),
+      ...(def.shortNames?.length ? { shortNames: [...def.shortNames] } : {}),
+      ...(def.categories?.length ? { categories: [...def.categories] } : {}),
+      storageVersionHash: storageVersionHash(r),
+    });
+    for (const [name, sub] of Object.entries(def.subresources ?? {})) {
+      out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...sub.verbs].sort() });
+    }
+  }
+  return out;
+}
+
+export function buildDiscovery(registry: ResourceRegistry): DiscoveryDocuments {
+  const groups = registry.groups();
+  const gv = (group: string, version: string): string => (group ? `${group}/${version}` : version);
+  const groupDoc = (name: string, versions: string[]) => ({
+    name,
+    versions: versions.map((v) => ({ groupVersion: gv(name, v), version: v })),
+    preferredVersion: { groupVersion: gv(name, versions[0] as string), version: versions[0] as string },
+  });
+  const namedGroups = groups.filter((g) => g.name !== '');
+  const core = groups.find((g) => g.name === '');
+  return {
+    apiVersions: (serverAddress) => ({
+      kind: 'APIVersions',
+      versions: core?.versions ?? [],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    }),
+    apiGroupList: () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups.map((g) => groupDoc(g.name, g.versions)) }),
+    apiGroup(group) {
+      const g = namedGroups.find((x) => x.name === group);
+      return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g.name, g.versions) } : undefined;
+    },
+    resourceList(group, version) {
+      const resources = registry.inGroupVersion(group, version);
+      if (resources.length === 0) return undefined;
+      return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv(group, version), resources: resourceEntries(resources) };
+    },
+  };
+}

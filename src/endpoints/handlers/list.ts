@@ -1,0 +1,67 @@
+/** GET of a collection: a `<Kind>List`, one page of it with `limit`, written from stored JSON text. */
+import { writeBody } from '../../http/respond.js';
+import { jsonSerializer } from '../../machinery/codec/serializers.js';
+import { apiVersionOf } from '../../machinery/gvk.js';
+import { listKindOf } from '../../registry/define-resource.js';
+import type { ListResult } from '../../registry/store-reads.js';
+import type { RequestContext } from '../request-context.js';
+import type { ResourceRequestInfo } from '../request-info.js';
+import type { ResourceEndpoint } from '../resource-endpoint.js';
+import { isPretty, negotiateOutput } from '../respond.js';
+import { QueryParams } from '../params.js';
+import { withRequestTimeout } from './timeout.js';
+
+export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
+  const serializer = negotiateOutput(ctx);
+  const labels = q.labelSelector();
+  const fields = q.fieldSelector(ep.def);
+  const limit = q.int('limit', { min: 0 });
+  const timeoutSeconds = q.int('timeoutSeconds', { min: 0 });
+  const cont = q.string('continue');
+  const rv = q.string('resourceVersion');
+  const rvm = q.string('resourceVersionMatch');
+  const result = await withRequestTimeout(ctx, timeoutSeconds, (signal) =>
+    ep.store.list({
+      namespace: info.namespace,
+      signal,
+      ...(labels ? { labels } : {}),
+      ...(fields ? { fields } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(cont !== undefined ? { continue: cont } : {}),
+      ...(rv !== undefined ? { resourceVersion: rv } : {}),
+      ...(rvm !== undefined ? { resourceVersionMatch: rvm } : {}),
+    }),
+  );
+  const pretty = isPretty(ctx);
+  ctx.statusCode = 200;
+  if (serializer === jsonSerializer && !pretty) {
+    writeBody(ctx, 200, serializer.mediaType, listJson(ep, result));
+  } else {
+    writeBody(ctx, 200, serializer.mediaType, serializer.encode(listValue(ep, result), pretty));
+  }
+}
+
+function listMeta(result: ListResult): Record<string, unknown> {
+  return {
+    resourceVersion: result.resourceVersion,
+    ...(result.continue ? { continue: result.continue } : {}),
+    ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+  };
+}
+
+/** The list as JSON text, with each item's stored text spliced in unparsed. */
+export function listJson(ep: ResourceEndpoint, result: ListResult): string {
+  const head = `{"kind":${JSON.stringify(listKindOf(ep.def))},"apiVersion":${JSON.stringify(apiVersionOf(ep.def))},"metadata":${JSON.stringify(listMeta(result))},"items":[`;
+  const parts: string[] = [head];
+  result.items.forEach((item, i) => {
+    if (i > 0) parts.push(',');
+    parts.push(item.object.json);
+  });
+  parts.push(']}');
+  return parts.join('');
+}
+
+export function listValue(ep: ResourceEndpoint, result: ListResult, items: unknown[] = result.items.map((e) => e.object.parse())): Record<string, unknown> {
+  return { kind: listKindOf(ep.def), apiVersion: apiVersionOf(ep.def), metadata: listMeta(result), items };
+}

@@ -1,0 +1,12 @@
+/** The request scope the store needs, from the request context. */
+import type { RequestScope } from '../../registry/generic-store.js';
+import type { RequestContext } from '../request-context.js';
+
+export function scopeOf(ctx: RequestContext): RequestScope {
+  return {
+    namespace: ctx.info.isResourceRequest ? ctx.info.namespace : '',
+    signal: ctx.signal,
+    warnings: ctx.warnings,
+    ...(ctx.user ? { user: ctx.user } : {}),
+  };
+}

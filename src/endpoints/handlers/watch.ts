@@ -1,0 +1,98 @@
+/**
+ * A watch: a 200 response whose body streams newline-delimited JSON events as they happen.
+ * Headers go out at once; the stream ends at timeoutSeconds, when the client leaves, or when the
+ * watcher falls too far behind (the client then resumes from its last resourceVersion).
+ */
+import { once } from 'node:events';
+import { setCommonHeaders } from '../../http/respond.js';
+import { apiVersionOf } from '../../machinery/gvk.js';
+import { parseFieldSelector } from '../../machinery/field-selector.js';
+import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
+import type { RequestContext } from '../request-context.js';
+import type { ResourceRequestInfo } from '../request-info.js';
+import type { ResourceEndpoint } from '../resource-endpoint.js';
+import { negotiateOutput } from '../respond.js';
+import { QueryParams } from '../params.js';
+
+/** Bytes a watch response may buffer before its writer waits for the client to read. */
+const HIGH_WATER_BYTES = 1 << 20;
+
+export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
+  const serializer = negotiateOutput(ctx, { streaming: true });
+  const labels = q.labelSelector();
+  let fields = q.fieldSelector(ep.def);
+  if (info.name) {
+    const byName = parseFieldSelector(`metadata.name=${info.name.replace(/[\\,=]/g, (c) => `\\${c}`)}`);
+    fields = fields ? parseFieldSelector(`${byName.toString()},${fields.toString()}`) : byName;
+  }
+  const timeoutSeconds = q.int('timeoutSeconds', { min: 0 }) ?? Math.floor(ep.settings.minRequestTimeoutSeconds * (1 + Math.random()));
+  const allowWatchBookmarks = q.bool('allowWatchBookmarks') ?? false;
+  const sendInitialEvents = q.bool('sendInitialEvents');
+  const rv = q.string('resourceVersion');
+  const rvm = q.string('resourceVersionMatch');
+
+  const stop = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, stop.signal]);
+  const timer = timeoutSeconds > 0 ? setTimeout(() => stop.abort(), timeoutSeconds * 1000) : undefined;
+  const kind = ep.def.kind;
+  const apiVersion = apiVersionOf(ep.def);
+  const bookmark = (revision: number, initialEventsEnd: boolean): EncodedObject =>
+    EncodedObject.of({
+      kind,
+      apiVersion,
+      metadata: {
+        resourceVersion: String(revision),
+        creationTimestamp: null,
+        ...(initialEventsEnd ? { annotations: { [ep.names.key('initial-events-end')]: 'true' } } : {}),
+      },
+    });
+  try {
+    const events = await ep.store.watch(
+      {
+        namespace: info.namespace,
+        signal,
+        allowWatchBookmarks,
+        ...(labels ? { labels } : {}),
+        ...(fields ? { fields } : {}),
+        ...(rv !== undefined ? { resourceVersion: rv } : {}),
+        ...(rvm !== undefined ? { resourceVersionMatch: rvm } : {}),
+        ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+      },
+      bookmark,
+    );
+    const { res } = ctx;
+    ctx.longRunning = true;
+    ctx.statusCode = 200;
+    setCommonHeaders(ctx, serializer.mediaType);
+    res.statusCode = 200;
+    res.flushHeaders();
+    try {
+      for await (const item of events) {
+        const line = eventLine(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
+        if (!res.write(line) && res.writableLength > HIGH_WATER_BYTES) {
+          await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        }
+        if (res.destroyed) break;
+      }
+    } catch {
+      // The watcher fell behind or the store went away: end the stream; clients resume from their last version.
+    }
+    res.end();
+  } finally {
+    if (timer) clearTimeout(timer);
+    stop.abort();
+  }
+}
+
+function eventLine(item: WatchItem): string {
+  const build = (): string => `{"type":"${item.type}","object":${item.object.json}}\n`;
+  if (!item.memo) return build();
+  // Watchers of one event may see different types (ADDED or MODIFIED, by their selectors).
+  const key = `json:${item.type}`;
+  const cached = item.memo.get(key);
+  if (typeof cached === 'string') return cached;
+  const line = build();
+  item.memo.set(key, line);
+  return line;
+}

@@ -1,0 +1,64 @@
+/**
+ * Routes a parsed resource request to its verb handler, after checking that the resource is served,
+ * that the URL's scope fits the resource, and that the resource supports the verb.
+ */
+import { errors, StatusError } from '../machinery/errors.js';
+import { ALL_VERBS, type Verb } from '../registry/define-resource.js';
+import type { ResourceRegistry } from '../registry/registry.js';
+import { handleCreate } from './handlers/create.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handleGet } from './handlers/get.js';
+import { handleList } from './handlers/list.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleUpdate } from './handlers/update.js';
+import { handleWatch } from './handlers/watch.js';
+import type { RequestContext } from './request-context.js';
+import type { ResourceRequestInfo } from './request-info.js';
+import type { EndpointSettings, ResourceEndpoint } from './resource-endpoint.js';
+import type { ApiNames } from '../machinery/api-names.js';
+
+type VerbHandler = (ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo) => Promise<void>;
+
+const HANDLERS: Record<ResourceRequestInfo['verb'], VerbHandler> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+export function notFoundResource(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+export function createResourceRouter(registry: ResourceRegistry, names: ApiNames, settings: EndpointSettings) {
+  const endpoints = new Map<string, ResourceEndpoint>();
+  for (const r of registry.all()) {
+    endpoints.set(`${r.def.group}/${r.def.version}/${r.def.resource}`, { def: r.def, store: r.store, names, settings });
+  }
+  return async function routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void> {
+    if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) throw notFoundResource();
+    const ep = endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
+    if (!ep) throw notFoundResource();
+    const { def } = ep;
+    if (!def.namespaced && info.inNamespace) throw notFoundResource();
+    if (def.namespaced && !info.namespace && (info.name || info.verb === 'create' || info.verb === 'deletecollection')) {
+      // Items and writes of a namespaced resource live under /namespaces/{namespace}/.
+      throw info.name ? notFoundResource() : errors.methodNotAllowed();
+    }
+    if (info.parts.length > 3) throw notFoundResource();
+    let verbs: readonly Verb[] = def.verbs ?? ALL_VERBS;
+    if (info.subresource) {
+      const sub = def.subresources?.[info.subresource];
+      if (!sub) throw notFoundResource();
+      verbs = sub.verbs;
+    }
+    const verb: Verb = info.verb;
+    // A watch of one object is a filtered collection watch: allowed wherever watch is.
+    if (!verbs.includes(verb)) throw errors.methodNotAllowed();
+    await HANDLERS[info.verb](ctx, ep, info);
+  };
+}

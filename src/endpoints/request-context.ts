@@ -1,0 +1,14 @@
+/** The request context the filters and endpoint handlers share: transport plus parsed request info. */
+import type { UserInfo } from '../admission/types.js';
+import type { HttpContext } from '../http/context.js';
+import type { RequestInfo } from './request-info.js';
+
+export interface RequestContext extends HttpContext {
+  info: RequestInfo;
+  /** Set by authentication; absent until then (and when authentication is off). */
+  user?: UserInfo;
+  /** The HTTP status written, for metrics and logs. */
+  statusCode?: number;
+  /** Set for long-running requests (watches), which metrics count apart. */
+  longRunning?: boolean;
+}

@@ -1,0 +1,104 @@
+/**
+ * Parses a request's method and path once into what every later stage needs: is it a resource
+ * request, which group/version/resource/subresource, namespace, name, and the API verb. The rules
+ * are those of Kubernetes' RequestInfoFactory, so authorization and audit see the same verbs.
+ */
+export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface ResourceRequestInfo {
+  isResourceRequest: true;
+  path: string;
+  verb: RequestVerb;
+  apiPrefix: 'api' | 'apis';
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  /** The URL addresses a resource inside a namespace (`/namespaces/{ns}/{resource}`...). */
+  inNamespace: boolean;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** Path segments from the resource on (`configmaps/name/status/...`). */
+  parts: string[];
+}
+
+export interface NonResourceRequestInfo {
+  isResourceRequest: false;
+  path: string;
+  /** Lowercase HTTP method: get, post, put, patch, delete, head, options. */
+  verb: string;
+}
+
+export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
+
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+const METHOD_VERBS: Record<string, RequestVerb> = { GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+function isTrueParam(v: string | null): boolean {
+  if (v === null) return false;
+  const s = v.toLowerCase();
+  return s !== 'false' && s !== '0';
+}
+
+export function parseRequestInfo(method: string, url: URL): RequestInfo {
+  const path = url.pathname;
+  const segments = path.split('/').filter((s) => s !== '');
+  const nonResource: NonResourceRequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase() };
+  const prefix = segments[0];
+  if (prefix !== 'api' && prefix !== 'apis') return nonResource;
+  let rest: string[];
+  let apiGroup = '';
+  let apiVersion: string;
+  if (prefix === 'api') {
+    if (segments.length < 3) return nonResource;
+    apiVersion = segments[1] as string;
+    rest = segments.slice(2);
+  } else {
+    if (segments.length < 4) return nonResource;
+    apiGroup = segments[1] as string;
+    apiVersion = segments[2] as string;
+    rest = segments.slice(3);
+  }
+  let verb = METHOD_VERBS[method.toUpperCase()];
+  if (!verb) return nonResource;
+  let legacyWatch = false;
+  if (rest[0] === 'watch') {
+    legacyWatch = true;
+    verb = 'watch';
+    rest = rest.slice(1);
+  }
+  let namespace = '';
+  let inNamespace = false;
+  if (rest[0] === 'namespaces') {
+    if (rest.length > 1) {
+      namespace = rest[1] as string;
+      if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2] as string)) {
+        rest = rest.slice(2);
+        inNamespace = true;
+      }
+    }
+  }
+  const info: ResourceRequestInfo = {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix: prefix,
+    apiGroup,
+    apiVersion,
+    namespace,
+    inNamespace,
+    resource: rest[0] ?? '',
+    name: rest[1] ?? '',
+    subresource: rest[2] ?? '',
+    parts: rest,
+  };
+  if (!info.name && info.verb === 'get') {
+    info.verb = isTrueParam(url.searchParams.get('watch')) ? 'watch' : 'list';
+  } else if (info.name && info.verb === 'get' && !info.subresource && isTrueParam(url.searchParams.get('watch'))) {
+    // A watch of one object: the item path with ?watch=true, as document 1 allows.
+    info.verb = 'watch';
+  }
+  if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
+  if (legacyWatch && info.subresource) info.subresource = '';
+  return info;
+}

@@ -1,0 +1,31 @@
+/**
+ * The request deadline for everything but watches: after `seconds` the request's signal aborts and
+ * the client gets a 504 Timeout Status, whether or not the handler noticed.
+ */
+import type { Filter } from '../http/context.js';
+import { errors } from '../machinery/errors.js';
+import type { RequestContext } from '../endpoints/request-context.js';
+import { respondError } from '../endpoints/respond.js';
+
+export function withTimeout(seconds: number): Filter<RequestContext> {
+  return async (ctx, next) => {
+    if (ctx.info.verb === 'watch') return next();
+    const timeout = AbortSignal.timeout(seconds * 1000);
+    ctx.signal = AbortSignal.any([ctx.signal, timeout]);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), seconds * 1000 + 5);
+    });
+    try {
+      const handled = next().then(() => 'done' as const);
+      const outcome = await Promise.race([handled, expired]);
+      if (outcome === 'timeout' && !ctx.res.headersSent) {
+        respondError(ctx, errors.timeout('request did not complete within the allotted timeout', 0));
+        // The handler may still finish; its late response is dropped by the transport.
+        handled.catch(() => undefined);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

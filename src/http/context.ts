@@ -1,0 +1,34 @@
+/** The transport-level state of one request; the endpoints extend it with what they parse. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface HttpContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  /** Aborted when the client goes away or the request deadline passes (filters may narrow it). */
+  signal: AbortSignal;
+  readonly startedAt: bigint;
+  /** Texts for `Warning: 299 - "..."` headers, added before the response is written. */
+  readonly warnings: string[];
+}
+
+export type Next = () => Promise<void>;
+export type Filter<C extends HttpContext = HttpContext> = (ctx: C, next: Next) => Promise<void>;
+export type Handler<C extends HttpContext = HttpContext> = (ctx: C) => Promise<void>;
+
+/** Composes filters into one handler, outermost first. */
+export function compose<C extends HttpContext>(filters: readonly Filter<C>[], handler: Handler<C>): Handler<C> {
+  return (ctx) => {
+    const run = (i: number): Promise<void> => {
+      const f = filters[i];
+      if (!f) return handler(ctx);
+      let called = false;
+      return f(ctx, () => {
+        if (called) return Promise.reject(new Error(`filter ${i} called next() twice`));
+        called = true;
+        return run(i + 1);
+      });
+    };
+    return run(0);
+  };
+}

@@ -1,0 +1,6 @@
+/** The library surface of orch-apiserver. */
+export { createServer, type OrchServer } from './server/create-server.js';
+export type { ServerOptions } from './server/options.js';
+export { defineResource, type ResourceDefinition, type ResourceFactory, type Strategy } from './registry/define-resource.js';
+export { t, type Infer, type ObjectOf, type KubeObject } from './schema/index.js';
+export { createApiNames, type ApiNames } from './machinery/api-names.js';

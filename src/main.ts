@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/** The orch-apiserver command: flags → options → a running server, until SIGINT or SIGTERM. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createServer } from './server/create-server.js';
+import { DEFAULTS, parseDuration } from './server/options.js';
+import { PACKAGE_VERSION } from './server/package-version.js';
+
+const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of a container cluster.
+
+Usage: orch-apiserver [flags]
+
+  --bind-address=ADDR           address to listen on (default ${DEFAULTS.bindAddress})
+  --port=N                      port to listen on (default 8080; 0 picks a free port)
+  --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
+  --storage-backend=sqlite|memory
+                                sqlite (default): durable, one file; memory: gone at exit
+  --api-domain=DOMAIN           domain of every group, media type and annotation (default ${DEFAULTS.apiDomain});
+                                k8s.io serves Kubernetes' own names
+  --runtime-config=LIST         enable or disable group versions and resources:
+                                apps/v1=false,v1/configmaps=false,api/beta=true
+  --watch-history=DURATION      history kept for watch resumption and continue tokens (default 5m)
+  --max-request-body-bytes=N    largest request body accepted (default ${DEFAULTS.maxRequestBodyBytes})
+  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+  --version                     print the version and exit
+  --help                        print this help and exit
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`orch-apiserver: ${message}\nRun orch-apiserver --help for the flags.\n`);
+  process.exit(2);
+}
+
+function intFlag(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) fail(`--${name} must be a non-negative integer, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        'bind-address': { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'storage-backend': { type: 'string' },
+        'api-domain': { type: 'string' },
+        'runtime-config': { type: 'string' },
+        'watch-history': { type: 'string' },
+        'max-request-body-bytes': { type: 'string' },
+        'log-level': { type: 'string' },
+        version: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (v.version) {
+    process.stdout.write(`orch-apiserver ${PACKAGE_VERSION}\n`);
+    return;
+  }
+  const backend = v['storage-backend'] ?? 'sqlite';
+  if (backend !== 'sqlite' && backend !== 'memory') fail(`--storage-backend must be sqlite or memory, not ${JSON.stringify(backend)}`);
+  const logLevel = v['log-level'] ?? 'info';
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) fail(`--log-level must be debug, info, warn, error or silent`);
+  let watchHistoryMs: number = DEFAULTS.watchHistoryMs;
+  if (v['watch-history'] !== undefined) {
+    try {
+      watchHistoryMs = parseDuration(v['watch-history']);
+    } catch (e) {
+      fail(`--watch-history: ${(e as Error).message}`);
+    }
+  }
+  const dataDir = resolve(v['data-dir'] ?? 'data');
+  const started = process.hrtime.bigint();
+  let server;
+  try {
+    server = await createServer({
+      bindAddress: v['bind-address'] ?? DEFAULTS.bindAddress,
+      port: intFlag('port', v.port, 8080),
+      dataDir,
+      storageBackend: backend,
+      apiDomain: v['api-domain'] ?? DEFAULTS.apiDomain,
+      ...(v['runtime-config'] !== undefined ? { runtimeConfig: v['runtime-config'] } : {}),
+      watchHistoryMs,
+      maxRequestBodyBytes: intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes),
+      logLevel: logLevel as 'info',
+    });
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
+  mkdirSync(dataDir, { recursive: true });
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
+  process.stdout.write(
+    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+      `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
+      server.kubeconfig(),
+  );
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`orch-apiserver: ${signal} received, shutting down\n`);
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,96 @@
+/**
+ * One kind = one definition: identity, schema, strategy hooks and subresources. Routes, discovery,
+ * storage keys, watch and decoding all follow from it. Definitions are factories of the API names,
+ * because groups, annotation keys and secret types derive from the API domain.
+ */
+import type { ApiNames } from '../machinery/api-names.js';
+import type { FieldError } from '../machinery/field-errors.js';
+import type { NameValidator } from '../machinery/name-validation.js';
+import type { KubeObject, StructSchema } from '../schema/index.js';
+
+/** What a strategy hook may know about the request. */
+export interface StrategyContext {
+  readonly names: ApiNames;
+  /** The request's namespace ('' for cluster-scoped resources). */
+  readonly namespace: string;
+  /** The subresource written ('' for the main resource). */
+  readonly subresource: string;
+  readonly now: Date;
+}
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export interface Strategy<T extends KubeObject = KubeObject> {
+  /** The name rule for `metadata.name` (and `generateName` as a prefix). */
+  readonly nameValidator: NameValidator;
+  /** PUT to a missing object creates it. */
+  readonly allowCreateOnUpdate?: boolean;
+  /** PUT without `metadata.resourceVersion` overwrites (default true). */
+  readonly allowUnconditionalUpdate?: boolean;
+  /** `metadata.generation` starts at 1 and grows when anything but metadata and status changes. */
+  readonly trackGeneration?: boolean;
+  /** DELETE answers with the deleted object rather than a Status. */
+  readonly returnDeletedObject?: boolean;
+  /** Fills defaults; runs on every decoded object of this kind, whatever the verb. Mutates. */
+  defaults?(obj: T, ctx: StrategyContext): void;
+  /** Clears fields a create may not set (usually status). Mutates `obj`. */
+  prepareForCreate?(obj: T, ctx: StrategyContext): void;
+  /** Carries over fields an update may not change (usually status). Mutates `obj`, never `old`. */
+  prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
+  validate?(obj: T, ctx: StrategyContext): FieldError[];
+  validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /** Non-fatal advice returned as `Warning` headers. */
+  warnings?(obj: T, old: T | undefined, ctx: StrategyContext): string[];
+  /** Kind-specific field-selector attributes, beside `metadata.name` and `metadata.namespace`. */
+  selectableFields?(obj: T): Record<string, string>;
+  /** Names of the kind-specific fields selectableFields returns, for the error naming what is supported. */
+  readonly selectableFieldNames?: readonly string[];
+  /** Mutates an object being marked for deletion (a namespace turns Terminating). */
+  prepareForDelete?(obj: T, ctx: StrategyContext): void;
+  /** Reasons beside metadata.finalizers for a deleted object to stay (a namespace's spec.finalizers). */
+  holdsDeletion?(obj: T): boolean;
+}
+
+/** A subresource that reads and writes a part of the parent object (status, finalize, ...). */
+export interface PartialSubresource<T extends KubeObject = KubeObject> {
+  readonly kind: 'partial';
+  readonly verbs: readonly Verb[];
+  /**
+   * Builds the object to store from the one sent to the subresource and the current one:
+   * a status write keeps everything but status from `current`. Mutates neither argument.
+   */
+  merge(sent: T, current: T): T;
+  prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
+  validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+}
+
+export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T>;
+
+export interface ResourceDefinition<T extends KubeObject = KubeObject> {
+  /** The group as served, already qualified with the API domain; '' is the core group. */
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The lowercase plural used in URLs. */
+  readonly resource: string;
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly verbs?: readonly Verb[];
+  readonly schema: StructSchema<T>;
+  readonly strategy: Strategy<T>;
+  readonly subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
+}
+
+export type ResourceFactory = (names: ApiNames) => ResourceDefinition;
+
+/** Typed identity helper: keeps the object type of a definition while erasing it for the registry. */
+export function defineResource<T extends KubeObject>(factory: (names: ApiNames) => ResourceDefinition<T>): ResourceFactory {
+  return factory as unknown as ResourceFactory;
+}
+
+export function listKindOf(def: Pick<ResourceDefinition, 'kind'>): string {
+  return `${def.kind}List`;
+}

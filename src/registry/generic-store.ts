@@ -1,0 +1,371 @@
+/**
+ * The generic store: create, update, delete and reads for one resource, with the order of the
+ * Kubernetes registry: decode and default (done by the caller) → mutating admission → prepare →
+ * validate → validating admission → persist. Updates are pure transforms inside a
+ * compare-and-swap loop; reads come from the watch cache or, for past revisions, the store.
+ */
+import type { Admission, AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
+import type { ApiNames } from '../machinery/api-names.js';
+import { errors, StatusError } from '../machinery/errors.js';
+import type { FieldError } from '../machinery/field-errors.js';
+import type { GroupResource } from '../machinery/gvk.js';
+import type { DeleteOptions, KubeObject } from '../schema/index.js';
+import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
+import { EncodedObject } from '../storage/encoded-object.js';
+import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
+import type { ResourceDefinition, StrategyContext } from './define-resource.js';
+import { carryUpdateSystemFields, fillCreateSystemFields, formatTime, generateName, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { StoreReads } from './store-reads.js';
+
+export interface RequestScope {
+  /** '' for cluster-scoped resources and all-namespace requests. */
+  namespace: string;
+  user?: UserInfo;
+  signal: AbortSignal;
+  /** Advice collected for `Warning` headers. */
+  warnings: string[];
+}
+
+export interface WriteOptions {
+  dryRun: boolean;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** '' for the main resource, else the subresource written (status, finalize, ...). */
+  subresource: string;
+  /** PUT may create when the kind allows it; PATCH never creates before apply exists. */
+  allowCreate: boolean;
+}
+
+/** Computes the new object from the current one (undefined when creating); may throw a StatusError. */
+export type UpdateTransform = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** True when the object is gone; false while finalizers hold it. */
+  deleted: boolean;
+}
+
+const MAX_UPDATE_ATTEMPTS = 50;
+const GENERATE_NAME_ATTEMPTS = 8;
+const PROPAGATION_POLICIES = ['Orphan', 'Background', 'Foreground'];
+
+export interface GenericStoreDeps {
+  def: ResourceDefinition;
+  names: ApiNames;
+  kv: RevisionedKV;
+  cache: WatchCache;
+  admission: Admission;
+  /** The resource's key prefix, ending in '/'. */
+  prefix: string;
+}
+
+export class GenericStore extends StoreReads {
+  readonly def: ResourceDefinition;
+  private readonly names: ApiNames;
+  private readonly admission: Admission;
+
+  constructor(deps: GenericStoreDeps) {
+    super(deps.def, deps.kv, deps.cache, deps.prefix);
+    this.def = deps.def;
+    this.names = deps.names;
+    this.admission = deps.admission;
+  }
+
+  get groupResource(): GroupResource {
+    return { group: this.def.group, resource: this.def.resource };
+  }
+
+  private strategyContext(scope: RequestScope, subresource = ''): StrategyContext {
+    return { names: this.names, namespace: scope.namespace, subresource, now: new Date() };
+  }
+
+  private encode(obj: KubeObject): string {
+    const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata;
+    return JSON.stringify({ ...obj, metadata: meta });
+  }
+
+  private decodeEntry(e: KVEntry): KubeObject {
+    const obj = JSON.parse(e.value) as KubeObject;
+    obj.metadata.resourceVersion = String(e.modRevision);
+    return obj;
+  }
+
+  private invalid(name: string, errs: FieldError[]): StatusError {
+    return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
+  }
+
+  private attrs(op: AdmissionOperation, scope: RequestScope, name: string, subresource: string, dryRun: boolean, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes {
+    return {
+      operation: op,
+      group: this.def.group,
+      version: this.def.version,
+      resource: this.def.resource,
+      subresource,
+      kind: this.def.kind,
+      namespace: this.def.namespaced ? scope.namespace : '',
+      name,
+      ...(object ? { object } : {}),
+      ...(oldObject ? { oldObject } : {}),
+      dryRun,
+      ...(scope.user ? { user: scope.user } : {}),
+      signal: scope.signal,
+    };
+  }
+
+  private setIdentity(obj: KubeObject): void {
+    obj.apiVersion = this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version;
+    obj.kind = this.def.kind;
+  }
+
+  /** Checks the object's namespace against the request's; fills it when empty. Mutates. */
+  private bindNamespace(obj: KubeObject, scope: RequestScope): void {
+    if (!this.def.namespaced) {
+      delete obj.metadata.namespace;
+      return;
+    }
+    if (obj.metadata.namespace && obj.metadata.namespace !== scope.namespace) {
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    obj.metadata.namespace = scope.namespace;
+  }
+
+  async create(scope: RequestScope, input: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    const ctx = this.strategyContext(scope);
+    const strategy = this.def.strategy;
+    const obj = structuredClone(input);
+    this.setIdentity(obj);
+    this.bindNamespace(obj, scope);
+    const generated = !obj.metadata.name && !!obj.metadata.generateName;
+    if (generated) obj.metadata.name = generateName(obj.metadata.generateName as string);
+    fillCreateSystemFields(obj.metadata, ctx.now, strategy.trackGeneration ?? false);
+    await this.admission.admit(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
+    this.bindNamespace(obj, scope);
+    strategy.prepareForCreate?.(obj, ctx);
+    const errs = [...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator), ...(strategy.validate?.(obj, ctx) ?? [])];
+    if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
+    scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
+    await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
+    if (opts.dryRun) return obj;
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const entry = await this.kv.create(this.keyFor(scope.namespace, obj.metadata.name as string), this.encode(obj));
+        return this.decodeEntry(entry);
+      } catch (e) {
+        if (!isKVError(e, 'exists')) throw this.storageError(e, obj.metadata.name ?? '');
+        if (!generated) throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
+        if (attempt >= GENERATE_NAME_ATTEMPTS) throw errors.generateNameConflict(this.groupResource, obj.metadata.name as string, 1);
+        obj.metadata.name = generateName(obj.metadata.generateName as string);
+      }
+    }
+  }
+
+  /**
+   * Reads the current object, applies `transform`, and writes the result if it differs, retrying on
+   * a concurrent write. Creates when absent and allowed. Returns the object and whether it was created.
+   */
+  async update(scope: RequestScope, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<{ object: KubeObject; created: boolean }> {
+    const key = this.keyFor(scope.namespace, name);
+    for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
+      const { entry } = await this.kv.get(key).catch((e: unknown) => {
+        throw this.storageError(e, name);
+      });
+      if (!entry) {
+        if (!opts.allowCreate || opts.subresource) throw errors.notFound(this.groupResource, name);
+        const created = await transform(undefined);
+        if (created.metadata.resourceVersion) {
+          // An update of an object that does not exist cannot meet its resourceVersion precondition.
+          throw errors.notFound(this.groupResource, name);
+        }
+        try {
+          return { object: await this.create(scope, created, opts), created: true };
+        } catch (e) {
+          if (e instanceof StatusError && e.reason === 'AlreadyExists') continue;
+          throw e;
+        }
+      }
+      const current = this.decodeEntry(entry);
+      const result = await this.updateExisting(scope, name, current, entry, transform, opts);
+      if (result !== 'conflict') return { object: result, created: false };
+    }
+    throw errors.conflict(this.groupResource, name, 'the object is being changed too often to update it; try again');
+  }
+
+  private async updateExisting(
+    scope: RequestScope,
+    name: string,
+    current: KubeObject,
+    entry: KVEntry,
+    transform: UpdateTransform,
+    opts: UpdateOptions,
+  ): Promise<KubeObject | 'conflict'> {
+    const ctx = this.strategyContext(scope, opts.subresource);
+    const strategy = this.def.strategy;
+    const sent = await transform(structuredClone(current));
+    const requestedRv = sent.metadata.resourceVersion;
+    if (requestedRv && requestedRv !== current.metadata.resourceVersion) throw errors.modified(this.groupResource, name);
+    if (!requestedRv && strategy.allowUnconditionalUpdate === false) {
+      throw this.invalid(name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update' }]);
+    }
+    if (sent.metadata.uid && sent.metadata.uid !== current.metadata.uid) {
+      throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${sent.metadata.uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    let obj: KubeObject;
+    const sub = opts.subresource ? this.def.subresources?.[opts.subresource] : undefined;
+    if (opts.subresource && !sub) throw errors.notFound(this.groupResource, name);
+    if (sub) {
+      obj = sub.merge(sent, current);
+    } else {
+      obj = structuredClone(sent);
+    }
+    this.setIdentity(obj);
+    this.bindNamespace(obj, scope);
+    carryUpdateSystemFields(obj.metadata, current.metadata);
+    await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
+    if (sub) sub.prepareForUpdate?.(obj, current, ctx);
+    else strategy.prepareForUpdate?.(obj, current, ctx);
+    if (strategy.trackGeneration && !opts.subresource && specChanged(obj, current)) {
+      obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    }
+    const errs = [
+      ...validateObjectMetaUpdate(obj.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
+      ...(sub ? (sub.validateUpdate?.(obj, current, ctx) ?? []) : [...(strategy.validate?.(obj, ctx) ?? []), ...(strategy.validateUpdate?.(obj, current, ctx) ?? [])]),
+    ];
+    if (errs.length) throw this.invalid(name, errs);
+    scope.warnings.push(...(strategy.warnings?.(obj, current, ctx) ?? []));
+    await this.admission.validate(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
+
+    obj.metadata.resourceVersion = current.metadata.resourceVersion;
+    const finishing = this.shouldDeleteDuringUpdate(obj);
+    if (this.encode(obj) === entry.value && !finishing) return current;
+    if (opts.dryRun) return obj;
+    try {
+      if (finishing) {
+        // The last finalizer went away from an object marked for deletion: it is removed now.
+        const { revision } = await this.kv.delete(entry.key, entry.modRevision);
+        obj.metadata.resourceVersion = String(revision);
+        return obj;
+      }
+      return this.decodeEntry(await this.kv.update(entry.key, this.encode(obj), entry.modRevision));
+    } catch (e) {
+      if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return 'conflict';
+      throw this.storageError(e, name);
+    }
+  }
+
+  private shouldDeleteDuringUpdate(obj: KubeObject): boolean {
+    return !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && !this.def.strategy.holdsDeletion?.(obj);
+  }
+
+  async delete(scope: RequestScope, name: string, options: DeleteOptions, opts: WriteOptions): Promise<DeleteResult> {
+    validateDeleteOptions(options, this.names.metaGroup);
+    const key = this.keyFor(scope.namespace, name);
+    const ctx = this.strategyContext(scope);
+    for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
+      const { entry } = await this.kv.get(key).catch((e: unknown) => {
+        throw this.storageError(e, name);
+      });
+      if (!entry) throw errors.notFound(this.groupResource, name);
+      const current = this.decodeEntry(entry);
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== current.metadata.uid) {
+        throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+        throw errors.conflict(
+          this.groupResource,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+        );
+      }
+      await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current));
+
+      const marked = structuredClone(current);
+      applyPropagationFinalizers(marked, options);
+      const pending = (marked.metadata.finalizers ?? []).length > 0 || !!this.def.strategy.holdsDeletion?.(marked);
+      try {
+        if (pending) {
+          if (!marked.metadata.deletionTimestamp) {
+            marked.metadata.deletionTimestamp = formatTime(ctx.now);
+            marked.metadata.deletionGracePeriodSeconds = 0;
+            this.def.strategy.prepareForDelete?.(marked, ctx);
+          }
+          if (this.encode(marked) === entry.value || opts.dryRun) return { object: opts.dryRun ? marked : current, deleted: false };
+          return { object: this.decodeEntry(await this.kv.update(key, this.encode(marked), entry.modRevision)), deleted: false };
+        }
+        if (opts.dryRun) return { object: current, deleted: true };
+        const { revision } = await this.kv.delete(key, entry.modRevision);
+        current.metadata.resourceVersion = String(revision);
+        return { object: current, deleted: true };
+      } catch (e) {
+        if (isKVError(e, 'conflict')) continue;
+        if (isKVError(e, 'not-found')) throw errors.notFound(this.groupResource, name);
+        throw this.storageError(e, name);
+      }
+    }
+    throw errors.conflict(this.groupResource, name, 'the object is being changed too often to delete it; try again');
+  }
+
+  /** Deletes every object the list options select, each with the same delete options. */
+  async deleteCollection(scope: RequestScope, selected: CacheEntry[], options: DeleteOptions, opts: WriteOptions): Promise<KubeObject[]> {
+    validateDeleteOptions(options, this.names.metaGroup);
+    const out: KubeObject[] = [];
+    for (const entry of selected) {
+      const obj = entry.object.parse<KubeObject>();
+      const name = obj.metadata.name as string;
+      const itemScope = { ...scope, namespace: obj.metadata.namespace ?? '' };
+      try {
+        out.push((await this.delete(itemScope, name, options, opts)).object);
+      } catch (e) {
+        // Objects deleted meanwhile are simply not part of the result.
+        if (!(e instanceof StatusError && e.reason === 'NotFound')) throw e;
+      }
+    }
+    return out;
+  }
+}
+
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => rest;
+  return JSON.stringify(strip(a)) !== JSON.stringify(strip(b));
+}
+
+export function validateDeleteOptions(o: DeleteOptions, metaGroup: string): void {
+  const errs: FieldError[] = [];
+  if (o.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(o.propagationPolicy)) {
+    errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", nil' });
+  }
+  if (o.propagationPolicy !== undefined && o.orphanDependents !== undefined) {
+    errs.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
+  }
+  if (o.gracePeriodSeconds !== undefined && o.gracePeriodSeconds < 0) {
+    errs.push({ type: 'FieldValueInvalid', field: 'gracePeriodSeconds', value: o.gracePeriodSeconds, detail: 'must be greater than or equal to 0' });
+  }
+  for (const d of o.dryRun ?? []) {
+    if (d !== 'All') errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', value: d, detail: 'supported values: "All"' });
+  }
+  if (errs.length) throw errors.invalid({ group: metaGroup, kind: 'DeleteOptions' }, '', errs);
+}
+
+/** Adds or removes the garbage collector's finalizers as the propagation policy asks. Mutates. */
+function applyPropagationFinalizers(obj: KubeObject, o: DeleteOptions): void {
+  const policy = o.propagationPolicy ?? (o.orphanDependents === true ? 'Orphan' : o.orphanDependents === false ? 'Background' : undefined);
+  if (!policy) return;
+  const fins = new Set(obj.metadata.finalizers ?? []);
+  if (policy === 'Orphan') {
+    fins.add('orphan');
+    fins.delete('foregroundDeletion');
+  } else if (policy === 'Foreground') {
+    fins.add('foregroundDeletion');
+    fins.delete('orphan');
+  } else {
+    fins.delete('orphan');
+    fins.delete('foregroundDeletion');
+  }
+  const list = [...fins];
+  if (list.length) obj.metadata.finalizers = list;
+  else delete obj.metadata.finalizers;
+}
+
+export { EncodedObject };

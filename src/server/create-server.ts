@@ -1,0 +1,197 @@
+/**
+ * The composition root: the only place that constructs the store backend, the cache, admission,
+ * the registry, controllers and the HTTP listener. `createServer` returns a running server.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { namespaceLifecycle, type NamespacePhase } from '../admission/plugins/namespace-lifecycle/index.js';
+import { admissionChain } from '../admission/types.js';
+import { builtinResources } from '../apis/index.js';
+import { InProcessClient } from '../client/in-process-client.js';
+import { startCompactor, type Compactor } from '../controllers/compactor/index.js';
+import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
+import { buildDiscovery } from '../endpoints/discovery.js';
+import { createResourceRouter } from '../endpoints/installer.js';
+import type { RequestContext } from '../endpoints/request-context.js';
+import { parseRequestInfo } from '../endpoints/request-info.js';
+import { versionInfo } from '../endpoints/version.js';
+import { withMetrics } from '../filters/with-metrics.js';
+import { withPanicRecovery } from '../filters/with-panic-recovery.js';
+import { withTimeout } from '../filters/with-timeout.js';
+import { compose } from '../http/context.js';
+import { createApiNames, type ApiNames } from '../machinery/api-names.js';
+import { isStatusError } from '../machinery/errors.js';
+import { GenericStore } from '../registry/generic-store.js';
+import { ResourceRegistry } from '../registry/registry.js';
+import { parseRuntimeConfig } from '../registry/runtime-config.js';
+import { WatchCache } from '../storage/cacher/cache.js';
+import type { RevisionedKV } from '../storage/kv.js';
+import { createMemoryKV } from '../storage/memory/memory-kv.js';
+import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { kubeconfigFor } from './kubeconfig.js';
+import { createLogger } from './logger.js';
+import { createApiMetrics } from './metrics.js';
+import { DEFAULTS, type ServerOptions } from './options.js';
+import { createRouter } from './routes.js';
+import { PACKAGE_VERSION } from './package-version.js';
+
+export interface OrchServer {
+  /** `http://host:port` of the listener. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly names: ApiNames;
+  readonly storageBackend: RevisionedKV['backend'];
+  /** A kubeconfig pointing at this server. */
+  kubeconfig(): string;
+  close(): Promise<void>;
+}
+
+/** Key prefix of every stored object; other prefixes are free for internal state (allocators). */
+export const REGISTRY_PREFIX = '/registry/';
+
+function keyPrefixOf(group: string, resource: string): string {
+  return `${REGISTRY_PREFIX}${group || 'core'}/${resource}/`;
+}
+
+export async function createServer(options: ServerOptions = {}): Promise<OrchServer> {
+  const names = createApiNames(options.apiDomain ?? DEFAULTS.apiDomain);
+  const log = options.logger ?? createLogger(options.logLevel ?? 'info');
+  const backend = options.storageBackend ?? (options.dataDir ? 'sqlite' : 'memory');
+  if (backend === 'sqlite' && !options.dataDir) throw new Error('the sqlite storage backend needs a data directory (--data-dir)');
+  const kv = backend === 'sqlite' ? createSqliteKV({ path: join(options.dataDir as string, 'state.db') }) : createMemoryKV();
+  const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
+  const cache = new WatchCache(kv, options.watchCache);
+
+  const registry = new ResourceRegistry();
+  let namespaceStore: GenericStore | undefined;
+  const lookup = {
+    async phase(name: string, signal: AbortSignal): Promise<NamespacePhase> {
+      if (!namespaceStore) return 'active';
+      const read = async (): Promise<NamespacePhase> => {
+        const { entry } = cache.get(namespaceStore!.prefix, namespaceStore!.keyFor('', name));
+        if (!entry) return 'missing';
+        const ns = entry.object.parse<{ metadata: { deletionTimestamp?: string }; status?: { phase?: string } }>();
+        return ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating' ? 'terminating' : 'active';
+      };
+      const fast = await read();
+      if (fast !== 'missing') return fast;
+      // Not in the cache yet: a namespace created an instant ago must still count.
+      await cache.syncWithStore(signal);
+      return read();
+    },
+  };
+  const admission = admissionChain([namespaceLifecycle(names, lookup)]);
+
+  for (const factory of [...builtinResources, ...(options.resources ?? [])]) {
+    const def = factory(names);
+    if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
+    const prefix = keyPrefixOf(def.group, def.resource);
+    const store = new GenericStore({ def, names, kv, cache, admission, prefix });
+    if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
+    cache.register(prefix, store.makeEntry);
+    registry.add({ def, store });
+  }
+  await cache.start(REGISTRY_PREFIX);
+
+  const client = new InProcessClient(registry);
+  const controllers: { stop(): void }[] = [];
+  let namespaceController: NamespaceController | undefined;
+  if (namespaceStore) {
+    await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
+    namespaceController = startNamespaceController({ client, registry, names, log });
+    controllers.push(namespaceController);
+  }
+  const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
+  controllers.push(compactor);
+
+  const metrics = createApiMetrics();
+  const settings = {
+    maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
+  };
+  const storageCheck = { name: 'etcd', check: async () => void (await kv.currentRevision()) };
+  const router = createRouter({
+    discovery: buildDiscovery(registry),
+    version: versionInfo(PACKAGE_VERSION),
+    health: {
+      livez: [{ name: 'ping', check: async () => undefined }, { name: 'log', check: async () => undefined }, storageCheck],
+      readyz: [
+        { name: 'ping', check: async () => undefined },
+        { name: 'log', check: async () => undefined },
+        storageCheck,
+        { name: 'informer-sync', check: async () => cache.syncWithStore() },
+      ],
+    },
+    metrics,
+    routeResource: createResourceRouter(registry, names, settings),
+  });
+  const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
+
+  const http: Server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const ctx: RequestContext = {
+      req,
+      res,
+      url,
+      signal: abort.signal,
+      startedAt: process.hrtime.bigint(),
+      warnings: [],
+      info: parseRequestInfo(req.method ?? 'GET', url),
+    };
+    handle(ctx).catch((e: unknown) => {
+      log.error('unhandled failure while writing a response', { error: String(e) });
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+  http.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, options.bindAddress ?? DEFAULTS.bindAddress, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    host: address.address,
+    port: address.port,
+    names,
+    storageBackend: kv.backend,
+    kubeconfig: () => kubeconfigFor(url),
+    close() {
+      closing ??= (async () => {
+        for (const c of controllers) c.stop();
+        cache.close();
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeAllConnections();
+        });
+        await kv.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function ensureNamespaces(client: InProcessClient, names: string[]): Promise<void> {
+  const namespaces = client.resource('', 'namespaces');
+  for (const name of names) {
+    if (await namespaces.get('', name)) continue;
+    try {
+      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: {}, status: {} });
+    } catch (e) {
+      if (!isStatusError(e, 'AlreadyExists')) throw e;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/** Server options with their defaults, shared by the library entry point and the CLI. */
+import type { ResourceFactory } from '../registry/define-resource.js';
+import type { CacheOptions } from '../storage/cacher/cache.js';
+import type { Logger, LogLevel } from './logger.js';
+
+export interface ServerOptions {
+  /** Address to listen on; loopback by default, since nothing authenticates callers yet. */
+  bindAddress?: string;
+  /** Port; 0 picks a free one. */
+  port?: number;
+  /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
+  dataDir?: string;
+  storageBackend?: 'sqlite' | 'memory';
+  /** The API domain every group, media type and annotation derives from (default orch.io). */
+  apiDomain?: string;
+  /** `--runtime-config` syntax: `group/version[/resource][=true|false],...`. */
+  runtimeConfig?: string;
+  /** How long history is kept for watch resumption and continue tokens (default 5 minutes). */
+  watchHistoryMs?: number;
+  /** Largest request body accepted (default 3 MiB). */
+  maxRequestBodyBytes?: number;
+  /** Deadline of non-watch requests (default 60 s). */
+  requestTimeoutSeconds?: number;
+  /** Watches without timeoutSeconds last between this and twice this (default 1800 s). */
+  minRequestTimeoutSeconds?: number;
+  /** Extra kinds to serve beside the built-in ones (library use, tests). */
+  resources?: readonly ResourceFactory[];
+  /** Tuning of the watch cache (bookmark interval, window size). */
+  watchCache?: CacheOptions;
+  logLevel?: LogLevel;
+  logger?: Logger;
+}
+
+export const DEFAULTS = {
+  bindAddress: '127.0.0.1',
+  apiDomain: 'orch.io',
+  watchHistoryMs: 5 * 60 * 1000,
+  maxRequestBodyBytes: 3 * 1024 * 1024,
+  requestTimeoutSeconds: 60,
+  minRequestTimeoutSeconds: 1800,
+} as const;
+
+/** Parses durations as Go writes them: `300ms`, `90s`, `5m`, `1h30m`; a bare number is seconds. */
+export function parseDuration(text: string): number {
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let rest = text;
+  const re = /^(\d+(?:\.\d+)?)(ms|s|m|h)/;
+  if (!rest) throw new Error('empty duration');
+  while (rest) {
+    const m = re.exec(rest);
+    if (!m) throw new Error(`invalid duration ${JSON.stringify(text)}: use forms like 90s, 5m or 1h30m`);
+    total += Number(m[1]) * (units[m[2] as string] as number);
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}

@@ -1,0 +1,85 @@
+/**
+ * Non-resource paths: discovery, version, health and metrics; everything under /api and /apis that
+ * names a resource goes to the resource router.
+ */
+import type { DiscoveryDocuments } from '../endpoints/discovery.js';
+import { runHealthChecks, type HealthCheck } from '../endpoints/health.js';
+import { notFoundResource } from '../endpoints/installer.js';
+import type { RequestContext } from '../endpoints/request-context.js';
+import type { ResourceRequestInfo } from '../endpoints/request-info.js';
+import { respondValue } from '../endpoints/respond.js';
+import { writeBody, writeText } from '../http/respond.js';
+import { errors } from '../machinery/errors.js';
+import type { ApiMetrics } from './metrics.js';
+
+export interface RouteDeps {
+  discovery: DiscoveryDocuments;
+  version: Record<string, string>;
+  health: { livez: HealthCheck[]; readyz: HealthCheck[] };
+  metrics: ApiMetrics;
+  routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void>;
+}
+
+export function createRouter(deps: RouteDeps) {
+  const { discovery } = deps;
+  const rootPaths = (): string[] => {
+    const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/readyz', '/version'];
+    const groups = discovery.apiGroupList() as { groups: { name: string; versions: { groupVersion: string }[] }[] };
+    for (const g of groups.groups) {
+      paths.push(`/apis/${g.name}`);
+      for (const v of g.versions) paths.push(`/apis/${v.groupVersion}`);
+    }
+    for (const check of deps.health.livez) paths.push(`/livez/${check.name}`);
+    for (const check of deps.health.readyz) paths.push(`/readyz/${check.name}`);
+    return paths.sort();
+  };
+
+  const health = async (ctx: RequestContext, kind: 'healthz' | 'livez' | 'readyz', only?: string): Promise<void> => {
+    const checks = kind === 'livez' ? deps.health.livez : deps.health.readyz;
+    const result = await runHealthChecks(kind, checks, ctx.url, only);
+    if (!result) throw notFoundResource();
+    ctx.statusCode = result.code;
+    writeText(ctx, result.code, result.body);
+  };
+
+  return async function route(ctx: RequestContext): Promise<void> {
+    const { info } = ctx;
+    if (info.isResourceRequest) return deps.routeResource(ctx, info);
+    const method = ctx.req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowed();
+    const path = info.path.replace(/\/+$/, '') || '/';
+    const segs = path.split('/').filter(Boolean);
+    if (path === '/') return respondValue(ctx, 200, { paths: rootPaths() });
+    if (path === '/version') return respondValue(ctx, 200, deps.version);
+    if (path === '/metrics') {
+      const body = await deps.metrics.registry.metrics();
+      ctx.statusCode = 200;
+      return writeBody(ctx, 200, deps.metrics.registry.contentType, body);
+    }
+    if (segs[0] === 'healthz' || segs[0] === 'livez' || segs[0] === 'readyz') {
+      if (segs.length > 2) throw notFoundResource();
+      return health(ctx, segs[0], segs[1]);
+    }
+    if (path === '/api') {
+      const host = ctx.req.headers.host ?? '';
+      return respondValue(ctx, 200, discovery.apiVersions(host));
+    }
+    if (path === '/apis') return respondValue(ctx, 200, discovery.apiGroupList());
+    if (segs[0] === 'api' && segs.length === 2) {
+      const doc = discovery.resourceList('', segs[1] as string);
+      if (!doc) throw notFoundResource();
+      return respondValue(ctx, 200, doc);
+    }
+    if (segs[0] === 'apis' && segs.length === 2) {
+      const doc = discovery.apiGroup(segs[1] as string);
+      if (!doc) throw notFoundResource();
+      return respondValue(ctx, 200, doc);
+    }
+    if (segs[0] === 'apis' && segs.length === 3) {
+      const doc = discovery.resourceList(segs[1] as string, segs[2] as string);
+      if (!doc) throw notFoundResource();
+      return respondValue(ctx, 200, doc);
+    }
+    throw notFoundResource();
+  };
+}

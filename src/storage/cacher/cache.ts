@@ -1,0 +1,368 @@
+/**
+ * The watch cache: the current state of every resource plus a window of recent events, fed by a
+ * single watch on the whole store. It serves watches (one in-process fan-out per event), reads at
+ * "any" or "not older than" versions, and consistent reads once it has caught up with the store's
+ * current revision. Reads at an exact past revision and continue pages go to the store itself.
+ */
+import { AsyncQueue } from '../../util/async-queue.js';
+import { KVError, isKVError, type KVEvent, type RevisionedKV } from '../kv.js';
+import { SortedKeys } from '../sorted-keys.js';
+import { EncodedObject, type WatchItem } from '../encoded-object.js';
+
+export interface CacheEntry {
+  key: string;
+  revision: number;
+  object: EncodedObject;
+  labels: Readonly<Record<string, string>> | undefined;
+  /** Field-selector attributes: metadata.name, metadata.namespace and the kind's own. */
+  fields: Readonly<Record<string, string>>;
+}
+
+/** Turns a stored value into a cache entry; supplied per resource by the registry. */
+export type EntryMaker = (key: string, value: string, revision: number) => CacheEntry;
+
+export type EntryFilter = (e: CacheEntry) => boolean;
+
+interface CacheEvent {
+  type: 'put' | 'delete';
+  key: string;
+  revision: number;
+  resource: ResourceState;
+  /** The new state; for a delete, the last state with the deletion revision. */
+  entry: CacheEntry;
+  prev: CacheEntry | undefined;
+  memo: Map<string, unknown>;
+}
+
+interface ResourceState {
+  prefix: string;
+  make: EntryMaker;
+  entries: Map<string, CacheEntry>;
+  keys: SortedKeys;
+  watchers: Set<Watcher>;
+}
+
+interface Watcher {
+  prefix: string;
+  filter: EntryFilter;
+  queue: AsyncQueue<WatchItem>;
+  bookmarks: boolean;
+  /** Events at or before this revision are not delivered (a watch that starts in the future). */
+  minRevision: number;
+}
+
+export interface CacheOptions {
+  /** Events kept for watch resumption from memory; older starts fall back to the store. */
+  windowSize?: number;
+  /** How long a read waits for a newer revision before answering "too large resource version". */
+  freshnessTimeoutMs?: number;
+  /** Interval of BOOKMARK events to watchers that asked for them. */
+  bookmarkIntervalMs?: number;
+  /** Events a watcher may have queued before it is closed as too slow. */
+  maxQueuedPerWatcher?: number;
+}
+
+export class TooLargeResourceVersionError extends Error {
+  constructor(readonly requested: number, readonly current: number) {
+    super(`Too large resource version: ${requested}, current: ${current}`);
+  }
+}
+
+export class WatchTooOldError extends Error {
+  constructor(readonly requested: number, readonly oldest: number) {
+    super(`too old resource version: ${requested} (${oldest})`);
+  }
+}
+
+export interface CacheList {
+  entries: CacheEntry[];
+  revision: number;
+  /** Matching entries after the returned ones. */
+  remaining: number;
+}
+
+export class WatchCache {
+  private revision = 0;
+  private readonly resources: ResourceState[] = [];
+  private readonly window: (CacheEvent | undefined)[];
+  private windowHead = 0;
+  private windowCount = 0;
+  /** Every event after this revision is in the window. */
+  private windowStart = 0;
+  private readonly waiters: { revision: number; resolve: () => void }[] = [];
+  private readonly abort = new AbortController();
+  private bookmarkTimer: NodeJS.Timeout | undefined;
+  private readonly opts: Required<CacheOptions>;
+  private readyPromise: Promise<void> | undefined;
+  private failure: unknown;
+
+  constructor(private readonly kv: RevisionedKV, opts: CacheOptions = {}) {
+    this.opts = {
+      windowSize: opts.windowSize ?? 50_000,
+      freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3_000,
+      bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+      maxQueuedPerWatcher: opts.maxQueuedPerWatcher ?? 20_000,
+    };
+    this.window = new Array(this.opts.windowSize);
+  }
+
+  /** Registers a resource's key prefix; must happen before start(). */
+  register(prefix: string, make: EntryMaker): void {
+    this.resources.push({ prefix, make, entries: new Map(), keys: new SortedKeys(), watchers: new Set() });
+    // Longest prefix first, so that nested prefixes resolve to the most specific resource.
+    this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  get currentRevision(): number {
+    return this.revision;
+  }
+
+  /** Loads the current state and follows the store from there. */
+  start(rootPrefix: string): Promise<void> {
+    this.readyPromise ??= this.load(rootPrefix);
+    return this.readyPromise;
+  }
+
+  private async load(rootPrefix: string): Promise<void> {
+    const snapshot = await this.kv.list(rootPrefix);
+    for (const e of snapshot.entries) {
+      const res = this.resourceOf(e.key);
+      if (!res) continue;
+      const entry = res.make(e.key, e.value, e.modRevision);
+      res.entries.set(e.key, entry);
+      res.keys.insert(e.key);
+    }
+    this.revision = snapshot.revision;
+    this.windowStart = snapshot.revision;
+    const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal);
+    void this.follow(events);
+    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), this.opts.bookmarkIntervalMs);
+    this.bookmarkTimer.unref();
+  }
+
+  private async follow(events: AsyncIterable<KVEvent>): Promise<void> {
+    try {
+      for await (const ev of events) this.apply(ev);
+    } catch (e) {
+      if (!isKVError(e, 'closed')) this.failure = e;
+    }
+    for (const res of this.resources) for (const w of res.watchers) w.queue.end();
+  }
+
+  private resourceOf(key: string): ResourceState | undefined {
+    for (const r of this.resources) if (key.startsWith(r.prefix)) return r;
+    return undefined;
+  }
+
+  private apply(ev: KVEvent): void {
+    const res = this.resourceOf(ev.key);
+    if (res) {
+      const prev = res.entries.get(ev.key);
+      let event: CacheEvent;
+      if (ev.type === 'put') {
+        const entry = res.make(ev.key, ev.value, ev.modRevision);
+        if (!prev) res.keys.insert(ev.key);
+        res.entries.set(ev.key, entry);
+        event = { type: 'put', key: ev.key, revision: ev.modRevision, resource: res, entry, prev, memo: new Map() };
+      } else {
+        const entry = res.make(ev.key, ev.prev.value, ev.modRevision);
+        res.entries.delete(ev.key);
+        res.keys.remove(ev.key);
+        event = { type: 'delete', key: ev.key, revision: ev.modRevision, resource: res, entry, prev: prev ?? entry, memo: new Map() };
+      }
+      this.remember(event);
+      for (const w of res.watchers) this.deliver(w, event);
+    }
+    this.revision = ev.modRevision;
+    this.wakeWaiters();
+  }
+
+  private remember(event: CacheEvent): void {
+    const size = this.opts.windowSize;
+    if (this.windowCount === size) {
+      const evicted = this.window[this.windowHead] as CacheEvent;
+      this.windowStart = evicted.revision;
+      this.window[this.windowHead] = event;
+      this.windowHead = (this.windowHead + 1) % size;
+    } else {
+      this.window[(this.windowHead + this.windowCount) % size] = event;
+      this.windowCount++;
+    }
+  }
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i] as { revision: number; resolve: () => void };
+      if (w.revision <= this.revision) {
+        this.waiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  /**
+   * Resolves once the cache has seen `revision`. Rejects with TooLargeResourceVersionError after the
+   * freshness timeout, and with the signal's reason when the request goes away.
+   */
+  async waitFresh(revision: number, signal?: AbortSignal): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (revision <= this.revision) return;
+    await new Promise<void>((resolve, reject) => {
+      const waiter = { revision, resolve: () => done(resolve) };
+      const timer = setTimeout(() => done(() => reject(new TooLargeResourceVersionError(revision, this.revision))), this.opts.freshnessTimeoutMs);
+      const onAbort = (): void => done(() => reject(signal?.reason ?? new Error('aborted')));
+      const done = (f: () => void): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+        f();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Waits until the cache holds everything the store has committed: a consistent read. */
+  async syncWithStore(signal?: AbortSignal): Promise<void> {
+    await this.waitFresh(await this.kv.currentRevision(), signal);
+  }
+
+  private state(resourcePrefix: string): ResourceState {
+    const res = this.resources.find((r) => r.prefix === resourcePrefix);
+    if (!res) throw new Error(`no cached resource at ${resourcePrefix}`);
+    return res;
+  }
+
+  get(resourcePrefix: string, key: string): { entry: CacheEntry | undefined; revision: number } {
+    return { entry: this.state(resourcePrefix).entries.get(key), revision: this.revision };
+  }
+
+  /** Entries under `prefix` in key order, starting at `start`, at most `limit`. */
+  list(resourcePrefix: string, prefix: string, filter: EntryFilter | undefined, start?: string, limit?: number): CacheList {
+    const res = this.state(resourcePrefix);
+    const from = start && start > prefix ? start : prefix;
+    const max = limit && limit > 0 ? limit : Infinity;
+    const entries: CacheEntry[] = [];
+    let remaining = 0;
+    for (let i = res.keys.lowerBound(from); ; i++) {
+      const key = res.keys.at(i);
+      if (key === undefined || !key.startsWith(prefix)) break;
+      const entry = res.entries.get(key) as CacheEntry;
+      if (filter && !filter(entry)) continue;
+      if (entries.length < max) entries.push(entry);
+      else remaining++;
+    }
+    return { entries, revision: this.revision, remaining };
+  }
+
+  /**
+   * Starts a watch under `prefix`. With `initial`, begins with ADDED for every matching entry at the
+   * current revision; otherwise replays the window after `fromRevision`. Throws WatchTooOldError
+   * when the window no longer covers `fromRevision` (the caller may fall back to the store).
+   */
+  watch(
+    resourcePrefix: string,
+    prefix: string,
+    opts: { fromRevision?: number; initial: boolean; filter: EntryFilter; bookmarks: boolean; signal: AbortSignal; initialEventsEndBookmark?: (revision: number) => WatchItem },
+  ): AsyncIterable<WatchItem> {
+    const res = this.state(resourcePrefix);
+    if (!opts.initial && opts.fromRevision !== undefined && opts.fromRevision < this.windowStart) {
+      throw new WatchTooOldError(opts.fromRevision, this.windowStart + 1);
+    }
+    const watcher: Watcher = {
+      prefix,
+      filter: opts.filter,
+      bookmarks: opts.bookmarks,
+      minRevision: opts.initial ? 0 : (opts.fromRevision ?? 0),
+      queue: new AsyncQueue<WatchItem>(() => {
+        res.watchers.delete(watcher);
+        opts.signal.removeEventListener('abort', onAbort);
+      }),
+    };
+    const onAbort = (): void => watcher.queue.end();
+    if (opts.signal.aborted) {
+      watcher.queue.end();
+      return watcher.queue;
+    }
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+    if (opts.initial) {
+      for (const entry of this.list(resourcePrefix, prefix, opts.filter).entries) {
+        watcher.queue.push({ type: 'ADDED', object: entry.object, revision: entry.revision });
+      }
+      if (opts.initialEventsEndBookmark) watcher.queue.push(opts.initialEventsEndBookmark(this.revision));
+    } else if (opts.fromRevision !== undefined) {
+      for (let i = 0; i < this.windowCount; i++) {
+        const ev = this.window[(this.windowHead + i) % this.opts.windowSize] as CacheEvent;
+        if (ev.revision > opts.fromRevision && ev.resource === res) this.deliver(watcher, ev);
+      }
+    }
+    res.watchers.add(watcher);
+    return watcher.queue;
+  }
+
+  private deliver(w: Watcher, ev: CacheEvent): void {
+    if (ev.revision <= w.minRevision || !ev.key.startsWith(w.prefix)) return;
+    const now = ev.type === 'put' && w.filter(ev.entry);
+    const before = ev.prev !== undefined && w.filter(ev.prev);
+    let item: WatchItem | undefined;
+    if (ev.type === 'delete') {
+      if (before) item = { type: 'DELETED', object: ev.entry.object, revision: ev.revision, memo: ev.memo };
+    } else if (now && before) {
+      item = { type: 'MODIFIED', object: ev.entry.object, revision: ev.revision, memo: ev.memo };
+    } else if (now) {
+      item = { type: 'ADDED', object: ev.entry.object, revision: ev.revision, memo: ev.memo };
+    } else if (before && ev.prev) {
+      // The object left the selection: a DELETED event with its last matching state at this revision.
+      item = { type: 'DELETED', object: withRevision(ev.prev.object, ev.revision), revision: ev.revision };
+    }
+    if (!item) return;
+    if (w.queue.size >= this.opts.maxQueuedPerWatcher) {
+      w.queue.fail(new KVError('unavailable', 'the watcher fell too far behind and was closed; watch again from the last resourceVersion'));
+      return;
+    }
+    w.queue.push(item);
+  }
+
+  private sendBookmarks(): void {
+    for (const res of this.resources) {
+      for (const w of res.watchers) {
+        if (w.bookmarks && w.queue.size === 0) w.queue.push(bookmarkItem(this.revision));
+      }
+    }
+  }
+
+  /**
+   * Forgets events at or before `revision`, which the store has compacted away, so that watches
+   * from there get 410 Gone exactly as reads of the store do.
+   */
+  compacted(revision: number): void {
+    while (this.windowCount > 0) {
+      const head = this.window[this.windowHead] as CacheEvent;
+      if (head.revision > revision) break;
+      this.window[this.windowHead] = undefined;
+      this.windowHead = (this.windowHead + 1) % this.opts.windowSize;
+      this.windowCount--;
+    }
+    if (revision > this.windowStart) this.windowStart = Math.min(revision, this.revision);
+  }
+
+  close(): void {
+    this.abort.abort();
+    if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
+    for (const res of this.resources) for (const w of res.watchers) w.queue.end();
+  }
+}
+
+/** A bookmark carries only the revision; endpoints give it the watched kind. */
+export function bookmarkItem(revision: number): WatchItem {
+  return { type: 'BOOKMARK', object: new EncodedObject(''), revision };
+}
+
+/** A copy of the object with another resourceVersion. */
+export function withRevision(obj: EncodedObject, revision: number): EncodedObject {
+  const o = obj.parse<{ metadata?: { resourceVersion?: string } }>();
+  o.metadata = { ...(o.metadata ?? {}), resourceVersion: String(revision) };
+  return EncodedObject.of(o);
+}
