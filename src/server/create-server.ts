@@ -10,6 +10,7 @@ import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../controllers/compactor/index.js';
+import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
@@ -103,6 +104,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     namespaceController = startNamespaceController({ client, registry, names, log });
     controllers.push(namespaceController);
   }
+  controllers.push(startGarbageCollector({ client, registry, log }));
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 
