@@ -19,7 +19,7 @@ export const ManagedFieldsEntry = t.struct('meta.v1.ManagedFieldsEntry', {
   apiVersion: t.field(3, t.string()),
   time: t.field(4, t.time(), { pointer: true }),
   fieldsType: t.field(6, t.string()),
-  fieldsV1: t.field(7, t.raw(), { pointer: true }),
+  fieldsV1: t.field(7, t.raw({ name: 'meta.v1.FieldsV1' }), { pointer: true }),
   subresource: t.field(8, t.string()),
 });
 
@@ -80,9 +80,13 @@ export type DeleteOptions = Infer<typeof DeleteOptions>;
 
 /** The fields every object kind has before its own: `apiVersion`, `kind`, `metadata`. */
 export const objectHeader = {
-  kind: t.field(undefined, t.string()),
-  apiVersion: t.field(undefined, t.string()),
-  metadata: t.field(1, ObjectMeta),
+  kind: t.field(undefined, t.string(), {
+    description: 'The kind of object this is, in CamelCase (ConfigMap, Namespace). Clients may leave it out: the endpoint written to implies it.',
+  }),
+  apiVersion: t.field(undefined, t.string(), {
+    description: 'The versioned schema this object is written in, as group/version (v1 for the core group). Servers read it to know how to decode the object.',
+  }),
+  metadata: t.field(1, ObjectMeta, { description: "The object's standard metadata: name, namespace, labels, annotations, resourceVersion and the rest." }),
 } as const;
 
 /** The TypeScript type of a kind's schema, with the metadata decoding always fills in. */
