@@ -9,7 +9,7 @@
  * the kind, falls back to the v2 document, finds none there either, and validates on the client
  * with a schema it cannot find (so nothing is checked there); it still sends fieldValidation=Strict,
  * so the server reports unknown fields either way. `kubectl explain` needs the extension too, so it
- * is checked under k8s.io only.
+ * is checked under k8s.io only, from the v3 document and (--output=plaintext-openapiv2) the v2 protobuf.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -135,6 +135,13 @@ describe.skipIf(VERSIONS.length === 0).each([{ apiDomain: 'orch.io' }, { apiDoma
       expect(kind.code, kind.stderr).toBe(0);
       expect(kind.stdout).toMatch(/binaryData\s+<map\[string\]string>/);
       expect(kind.stdout).toMatch(/metadata\s+<ObjectMeta>/);
+    });
+
+    it.skipIf(apiDomain !== 'k8s.io')('explains configmap.data from the protobuf OpenAPI v2 document', async () => {
+      const r = await kubectl(bin, version, 'explain', '--output=plaintext-openapiv2', 'configmap.data');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/FIELD:\s+data <map\[string\]string>/);
+      expect(r.stdout).toContain('Configuration as UTF-8 text');
     });
   });
 });

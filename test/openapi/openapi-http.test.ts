@@ -150,6 +150,14 @@ describe.each([
     }
   });
 
+  it('answers If-Modified-Since with 304 when the document is no newer, unless If-None-Match is sent', async () => {
+    const first = await s.get('/openapi/v2');
+    const lastModified = String(first.headers['last-modified']);
+    expect((await s.get('/openapi/v2', { 'if-modified-since': lastModified })).status).toBe(304);
+    expect((await s.get('/openapi/v2', { 'if-modified-since': new Date(Date.parse(lastModified) - 3600_000).toUTCString() })).status).toBe(200);
+    expect((await s.get('/openapi/v2', { 'if-modified-since': lastModified, 'if-none-match': '"not-it"' })).status).toBe(200);
+  });
+
   it('serves /openapi/v2 as Swagger 2.0 JSON holding every group-version', async () => {
     const r = await s.get('/openapi/v2');
     expect(r.status).toBe(200);

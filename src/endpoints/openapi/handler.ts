@@ -36,20 +36,27 @@ function quoted(hash: string): string {
   return `"${hash}"`;
 }
 
-/** Whether `If-None-Match` names the representation (weak comparison, as RFC 9110 asks for this header). */
-function notModified(ctx: RequestContext, etag: string): boolean {
+/**
+ * Whether the client's copy is current: `If-None-Match` names the representation (weak comparison,
+ * as RFC 9110 asks for this header), or, without it, `If-Modified-Since` is no older than the document.
+ */
+function notModified(ctx: RequestContext, etag: string, lastModified: Date): boolean {
   const header = ctx.req.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === etag;
-  });
+  if (header) {
+    return header.split(',').some((t) => {
+      const tag = t.trim();
+      return tag === '*' || tag.replace(/^W\//, '') === etag;
+    });
+  }
+  const since = Date.parse(ctx.req.headers['if-modified-since'] ?? '');
+  // HTTP dates have whole seconds.
+  return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }
 
 function serve(ctx: RequestContext, contentType: string, doc: RenderedDocument, headers: Record<string, string>): void {
   const etag = quoted(doc.hash);
   const all: Record<string, string> = { ETag: etag, 'Last-Modified': doc.lastModified.toUTCString(), ...headers };
-  if (notModified(ctx, etag)) {
+  if (notModified(ctx, etag, doc.lastModified)) {
     const { res } = ctx;
     ctx.statusCode = 304;
     res.statusCode = 304;
