@@ -76,5 +76,3 @@ export function tagOf(names: ApiNames, group: string, version: string): string {
 export function operationGroupVersion(names: ApiNames, group: string, version: string): string {
   return capitalize(groupWord(names, group)) + capitalize(version);
 }
-
-export { capitalize };
