@@ -22,6 +22,10 @@ export interface ApiNames {
   readonly protobufMediaType: string;
   /** `meta.orch.io`: the group of Table, PartialObjectMetadata and the list/watch options. */
   readonly metaGroup: string;
+  /** Prefix of OpenAPI vendor extensions: `x-kubernetes-` under k8s.io (what clients look for), else `x-orch-`. */
+  readonly openapiExtensionPrefix: string;
+  /** The reversed domain that starts OpenAPI definition names: `io.k8s` (io.k8s.api.core.v1.Pod), `io.orch`. */
+  readonly openapiNamePrefix: string;
   /** A group name under the domain: `group('apps')` stays `apps`; see groupOf. */
   group(base: string): string;
   /** A label, annotation or finalizer key under the domain: `key('deprecated')` → `orch.io/deprecated`. */
@@ -58,6 +62,8 @@ export function createApiNames(domain: string = DEFAULT_API_DOMAIN): ApiNames {
     namespaceFinalizer: product,
     protobufMediaType: `application/vnd.${product}.protobuf`,
     metaGroup: `meta.${domain}`,
+    openapiExtensionPrefix: `x-${product}-`,
+    openapiNamePrefix: domain.split('.').reverse().join('.'),
     group: (base) => `${base}.${domain}`,
     key: (name) => `${domain}/${name}`,
     subKey: (sub, name) => `${sub}.${domain}/${name}`,

@@ -45,6 +45,8 @@ export interface QuantitySchema extends Typed<string> {
 /** Arbitrary JSON (RawExtension, JSON): kept as sent. */
 export interface RawSchema extends Typed<unknown> {
   readonly type: 'raw';
+  /** The named type it stands for (`meta.v1.FieldsV1`, `runtime.RawExtension`); unnamed means any JSON object. */
+  readonly name?: string;
 }
 export interface MapSchema<V = unknown> extends Typed<Record<string, V>> {
   readonly type: 'map';
@@ -92,6 +94,8 @@ export interface StructSchema<T = unknown> extends Typed<T> {
   /** Qualified type name, e.g. `core.v1.ConfigMap`; OpenAPI and protobuf names derive from it. */
   readonly name: string;
   readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** What the type is, for OpenAPI (`kubectl explain` prints it). */
+  readonly description?: string;
   readonly structType?: MapType;
   /** Keep fields the schema does not list (the `object` of a RawExtension-like struct). */
   readonly preserveUnknownFields?: boolean;
@@ -178,7 +182,7 @@ export const t = {
   microTime: (): TimeSchema => ({ type: 'time', precision: 'micro' }),
   intOrString: (): IntOrStringSchema => ({ type: 'int-or-string' }),
   quantity: (): QuantitySchema => ({ type: 'quantity' }),
-  raw: (): RawSchema => ({ type: 'raw' }),
+  raw: (opts?: { name?: string }): RawSchema => ({ type: 'raw', ...(opts?.name ? { name: opts.name } : {}) }),
   map: <V extends Schema>(values: V, opts?: { mapType?: MapType }): MapSchema<Infer<V>> => ({ type: 'map', values, ...(opts?.mapType ? { mapType: opts.mapType } : {}) }),
   list: <I extends Schema>(
     items: I,
@@ -187,7 +191,7 @@ export const t = {
   struct: <F extends Record<string, FieldSpec>>(
     name: string,
     fields: F,
-    opts?: { structType?: MapType; preserveUnknownFields?: boolean },
+    opts?: { structType?: MapType; preserveUnknownFields?: boolean; description?: string },
   ): StructSchema<Flatten<FieldsOf<F>>> => ({ type: 'object', name, fields, ...opts }),
   lazy: <T>(resolve: () => Schema): LazySchema<T> => ({ type: 'lazy', resolve }),
   /** A field with its protobuf number. */

@@ -1,3 +1,5 @@
 export * from './dsl.js';
 export * from './decode.js';
 export * from './meta.js';
+export * from './meta-status.js';
+export * from './meta-discovery.js';

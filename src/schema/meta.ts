@@ -19,35 +19,39 @@ export const ManagedFieldsEntry = t.struct('meta.v1.ManagedFieldsEntry', {
   apiVersion: t.field(3, t.string()),
   time: t.field(4, t.time(), { pointer: true }),
   fieldsType: t.field(6, t.string()),
-  fieldsV1: t.field(7, t.raw(), { pointer: true }),
+  fieldsV1: t.field(7, t.raw({ name: 'meta.v1.FieldsV1' }), { pointer: true }),
   subresource: t.field(8, t.string()),
 });
 
 export const ObjectMeta = t.struct('meta.v1.ObjectMeta', {
-  name: t.field(1, t.string()),
-  generateName: t.field(2, t.string()),
-  namespace: t.field(3, t.string()),
-  selfLink: t.field(4, t.string()),
-  uid: t.field(5, t.string()),
-  resourceVersion: t.field(6, t.string()),
-  generation: t.field(7, t.int64()),
-  creationTimestamp: t.field(8, t.time()),
-  deletionTimestamp: t.field(9, t.time(), { pointer: true }),
-  deletionGracePeriodSeconds: t.field(10, t.int64(), { pointer: true }),
-  labels: t.field(11, t.map(t.string())),
-  annotations: t.field(12, t.map(t.string())),
-  ownerReferences: t.field(13, t.list(OwnerReference, { listType: 'map', listMapKeys: ['uid'], patchStrategy: 'merge', patchMergeKey: 'uid' })),
-  finalizers: t.field(14, t.list(t.string(), { listType: 'set', patchStrategy: 'merge' })),
-  managedFields: t.field(17, t.list(ManagedFieldsEntry, { listType: 'atomic' })),
-});
+  name: t.field(1, t.string(), { description: 'The name of the object, unique among objects of its kind in its namespace. Set on create and never changed.' }),
+  generateName: t.field(2, t.string(), { description: 'When name is empty on create, the server makes one from this prefix and a random suffix.' }),
+  namespace: t.field(3, t.string(), { description: 'The namespace the object lives in; empty for cluster-scoped kinds. Never changed.' }),
+  selfLink: t.field(4, t.string(), { description: 'Deprecated and no longer set.' }),
+  uid: t.field(5, t.string(), { description: 'A unique identity the server gives the object on create; a deleted and recreated object gets a new one. Read-only.' }),
+  resourceVersion: t.field(6, t.string(), { description: 'An opaque value that changes on every write of the object; send it back on update for optimistic concurrency, or use it to watch from. Read-only.' }),
+  generation: t.field(7, t.int64(), { description: 'A sequence number of changes to the desired state (spec), for kinds that track it. Read-only.' }),
+  creationTimestamp: t.field(8, t.time(), { description: 'When the server created the object. Read-only.' }),
+  deletionTimestamp: t.field(9, t.time(), { pointer: true, description: 'When the object was asked to be deleted; it is removed once its finalizers are gone. Read-only.' }),
+  deletionGracePeriodSeconds: t.field(10, t.int64(), { pointer: true, description: 'The grace period granted when deletion was asked for. Read-only.' }),
+  labels: t.field(11, t.map(t.string()), { description: 'Key-value pairs to select and group objects by (label selectors match on them).' }),
+  annotations: t.field(12, t.map(t.string()), { description: 'Key-value pairs for tools and people to store data in; not used to select objects.' }),
+  ownerReferences: t.field(13, t.list(OwnerReference, { listType: 'map', listMapKeys: ['uid'], patchStrategy: 'merge', patchMergeKey: 'uid' }), {
+    description: 'The objects this one depends on; when every owner is gone, the object is garbage collected. At most one owner may be the controller.',
+  }),
+  finalizers: t.field(14, t.list(t.string(), { listType: 'set', patchStrategy: 'merge' }), {
+    description: 'Work that must be done before the object is removed from storage: a deleted object stays until the list is empty.',
+  }),
+  managedFields: t.field(17, t.list(ManagedFieldsEntry, { listType: 'atomic' }), { description: 'Which manager owns which fields, for server-side apply. Mostly for the server\'s own use.' }),
+}, { description: 'The metadata every persisted object has: identity, labels and annotations, ownership and lifecycle.' });
 export type ObjectMeta = Infer<typeof ObjectMeta>;
 
 export const ListMeta = t.struct('meta.v1.ListMeta', {
-  selfLink: t.field(1, t.string()),
-  resourceVersion: t.field(2, t.string()),
-  continue: t.field(3, t.string()),
-  remainingItemCount: t.field(4, t.int64(), { pointer: true }),
-});
+  selfLink: t.field(1, t.string(), { description: 'Deprecated and no longer set.' }),
+  resourceVersion: t.field(2, t.string(), { description: 'The resource version the list was read at; watch from it to see every later change.' }),
+  continue: t.field(3, t.string(), { description: 'Set when the list is a page and more objects remain: send it back as the continue parameter to get the next page.' }),
+  remainingItemCount: t.field(4, t.int64(), { pointer: true, description: 'How many objects remain after this page, when the server knows. An estimate when the list is filtered.' }),
+}, { description: 'The metadata of a list: its resource version and paging state.' });
 export type ListMeta = Infer<typeof ListMeta>;
 
 export const LabelSelectorRequirement = t.struct('meta.v1.LabelSelectorRequirement', {
@@ -80,9 +84,13 @@ export type DeleteOptions = Infer<typeof DeleteOptions>;
 
 /** The fields every object kind has before its own: `apiVersion`, `kind`, `metadata`. */
 export const objectHeader = {
-  kind: t.field(undefined, t.string()),
-  apiVersion: t.field(undefined, t.string()),
-  metadata: t.field(1, ObjectMeta),
+  kind: t.field(undefined, t.string(), {
+    description: 'The kind of object this is, in CamelCase (ConfigMap, Namespace). Clients may leave it out: the endpoint written to implies it.',
+  }),
+  apiVersion: t.field(undefined, t.string(), {
+    description: 'The versioned schema this object is written in, as group/version (v1 for the core group). Servers read it to know how to decode the object.',
+  }),
+  metadata: t.field(1, ObjectMeta, { description: "The object's standard metadata: name, namespace, labels, annotations, resourceVersion and the rest." }),
 } as const;
 
 /** The TypeScript type of a kind's schema, with the metadata decoding always fills in. */

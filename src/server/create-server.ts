@@ -14,6 +14,7 @@ import { startGarbageCollector } from '../controllers/garbage-collector/index.js
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
+import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
 import type { RequestContext } from '../endpoints/request-context.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
 import { versionInfo } from '../endpoints/version.js';
@@ -114,9 +115,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
   };
   const storageCheck = { name: 'etcd', check: async () => void (await kv.currentRevision()) };
+  const version = versionInfo(PACKAGE_VERSION);
   const router = createRouter({
     discovery: buildDiscovery(registry),
-    version: versionInfo(PACKAGE_VERSION),
+    version,
+    openapi: createOpenApiHandler(createOpenApiDocuments(registry, names, { version: version.gitVersion ?? '' })),
     health: {
       livez: [{ name: 'ping', check: async () => undefined }, { name: 'log', check: async () => undefined }, storageCheck],
       readyz: [

@@ -5,6 +5,7 @@
 import type { DiscoveryDocuments } from '../endpoints/discovery.js';
 import { runHealthChecks, type HealthCheck } from '../endpoints/health.js';
 import { notFoundResource } from '../endpoints/installer.js';
+import type { createOpenApiHandler } from '../endpoints/openapi/index.js';
 import type { RequestContext } from '../endpoints/request-context.js';
 import type { ResourceRequestInfo } from '../endpoints/request-info.js';
 import { respondValue } from '../endpoints/respond.js';
@@ -17,13 +18,14 @@ export interface RouteDeps {
   version: Record<string, string>;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
   metrics: ApiMetrics;
+  openapi: ReturnType<typeof createOpenApiHandler>;
   routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void>;
 }
 
 export function createRouter(deps: RouteDeps) {
   const { discovery } = deps;
   const rootPaths = (): string[] => {
-    const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/readyz', '/version'];
+    const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/openapi/v3/', '/readyz', '/version'];
     const groups = discovery.apiGroupList() as { groups: { name: string; versions: { groupVersion: string }[] }[] };
     for (const g of groups.groups) {
       paths.push(`/apis/${g.name}`);
@@ -56,6 +58,7 @@ export function createRouter(deps: RouteDeps) {
       ctx.statusCode = 200;
       return writeBody(ctx, 200, deps.metrics.registry.contentType, body);
     }
+    if (segs[0] === 'openapi') return deps.openapi(ctx, segs.slice(1));
     if (segs[0] === 'healthz' || segs[0] === 'livez' || segs[0] === 'readyz') {
       if (segs.length > 2) throw notFoundResource();
       return health(ctx, segs[0], segs[1]);

@@ -7,10 +7,17 @@ import { MAX_DATA_BYTES, validateConfigKey } from './config-key.js';
 
 export const ConfigMapSchema = t.struct('core.v1.ConfigMap', {
   ...objectHeader,
-  immutable: t.field(4, t.bool(), { pointer: true }),
-  data: t.field(2, t.map(t.string())),
-  binaryData: t.field(3, t.map(t.bytes())),
-});
+  immutable: t.field(4, t.bool(), {
+    pointer: true,
+    description: 'When true, data and binaryData can no longer change (only metadata can); the flag itself cannot be unset. Unset means false.',
+  }),
+  data: t.field(2, t.map(t.string()), {
+    description: "Configuration as UTF-8 text, by key. Keys are made of letters, digits, '-', '_' and '.', and may not also appear in binaryData.",
+  }),
+  binaryData: t.field(3, t.map(t.bytes()), {
+    description: "Configuration that may not be UTF-8, by key, base64-encoded in JSON. Keys follow the rule of data and may not also appear there.",
+  }),
+}, { description: 'Configuration data, as text or bytes by key, for workloads to read. At most 1 MiB in all.' });
 export type ConfigMap = ObjectOf<typeof ConfigMapSchema>;
 
 function validateConfigMap(cm: ConfigMap): FieldError[] {

@@ -19,19 +19,25 @@ export const NamespaceCondition = t.struct('core.v1.NamespaceCondition', {
 });
 
 export const NamespaceSpec = t.struct('core.v1.NamespaceSpec', {
-  finalizers: t.field(1, t.list(t.string(), { listType: 'atomic' })),
-});
+  finalizers: t.field(1, t.list(t.string(), { listType: 'atomic' }), {
+    description: 'What must be done before the namespace is removed for good; each entry is taken out when its work is done. Changed only through the finalize subresource.',
+  }),
+}, { description: 'What the namespace should be.' });
 
 export const NamespaceStatus = t.struct('core.v1.NamespaceStatus', {
-  phase: t.field(1, t.string({ enum: ['Active', 'Terminating'] })),
-  conditions: t.field(2, t.list(NamespaceCondition, { listType: 'map', listMapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' })),
-});
+  phase: t.field(1, t.string({ enum: ['Active', 'Terminating'] }), {
+    description: 'Active while the namespace is in use; Terminating once it is deleted and its content is being removed.',
+  }),
+  conditions: t.field(2, t.list(NamespaceCondition, { listType: 'map', listMapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' }), {
+    description: "The latest observations of the namespace's state.",
+  }),
+}, { description: 'What the namespace is, as last observed.' });
 
 export const NamespaceSchema = t.struct('core.v1.Namespace', {
   ...objectHeader,
-  spec: t.field(2, NamespaceSpec),
-  status: t.field(3, NamespaceStatus),
-});
+  spec: t.field(2, NamespaceSpec, { description: 'What the namespace should be.' }),
+  status: t.field(3, NamespaceStatus, { description: 'What the namespace is, as last observed. Read-only.' }),
+}, { description: 'A scope for names: namespaced objects live in exactly one namespace, and names are unique within it.' });
 export type Namespace = ObjectOf<typeof NamespaceSchema>;
 
 export const NAMESPACE_PHASES = ['Active', 'Terminating'] as const;

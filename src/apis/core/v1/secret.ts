@@ -11,11 +11,18 @@ import { MAX_DATA_BYTES, validateConfigKey } from './config-key.js';
 
 export const SecretSchema = t.struct('core.v1.Secret', {
   ...objectHeader,
-  immutable: t.field(5, t.bool(), { pointer: true }),
-  data: t.field(2, t.map(t.bytes())),
-  stringData: t.field(4, t.map(t.string())),
-  type: t.field(3, t.string()),
-});
+  immutable: t.field(5, t.bool(), {
+    pointer: true,
+    description: 'When true, data can no longer change (only metadata can); the flag itself cannot be unset. Unset means false.',
+  }),
+  data: t.field(2, t.map(t.bytes()), {
+    description: "The secret's values by key, base64-encoded in JSON. Keys are made of letters, digits, '-', '_' and '.'.",
+  }),
+  stringData: t.field(4, t.map(t.string()), {
+    description: 'Write-only values as plain text: each is merged into data on write (replacing the same key there) and never read back.',
+  }),
+  type: t.field(3, t.string(), { description: 'What the secret holds, which decides the keys it must have. Opaque (the default) requires none.' }),
+}, { description: 'Sensitive data, such as a password, token or key, by key. At most 1 MiB in all.' });
 export type Secret = ObjectOf<typeof SecretSchema>;
 
 /** Secret types and the data keys each requires; names derive from the API domain. */
