@@ -24,6 +24,11 @@ export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection
 export interface Strategy<T extends KubeObject = KubeObject> {
   /** The name rule for `metadata.name` (and `generateName` as a prefix). */
   readonly nameValidator: NameValidator;
+  /**
+   * Turns a `generateName` prefix into a candidate name (Kubernetes' NameGenerator); the default
+   * appends five random characters. A create retries with a new candidate when one is taken.
+   */
+  generateName?(prefix: string): string;
   /** PUT to a missing object creates it. */
   readonly allowCreateOnUpdate?: boolean;
   /** PUT without `metadata.resourceVersion` overwrites (default true). */

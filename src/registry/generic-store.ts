@@ -137,7 +137,8 @@ export class GenericStore extends StoreReads {
     this.setIdentity(obj);
     this.bindNamespace(obj, scope);
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
-    if (generated) obj.metadata.name = generateName(obj.metadata.generateName as string);
+    const nextName = (): string => (strategy.generateName ?? generateName)(obj.metadata.generateName as string);
+    if (generated) obj.metadata.name = nextName();
     fillCreateSystemFields(obj.metadata, ctx.now, strategy.trackGeneration ?? false);
     await this.admission.admit(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
     this.bindNamespace(obj, scope);
@@ -156,7 +157,7 @@ export class GenericStore extends StoreReads {
         if (!isKVError(e, 'exists')) throw this.storageError(e, obj.metadata.name ?? '');
         if (!generated) throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
         if (attempt >= GENERATE_NAME_ATTEMPTS) throw errors.generateNameConflict(this.groupResource, obj.metadata.name as string, 1);
-        obj.metadata.name = generateName(obj.metadata.generateName as string);
+        obj.metadata.name = nextName();
       }
     }
   }
