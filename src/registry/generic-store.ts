@@ -4,6 +4,7 @@
  * validate → validating admission → persist. Updates are pure transforms inside a
  * compare-and-swap loop; reads come from the watch cache or, for past revisions, the store.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Admission, AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
@@ -239,7 +240,8 @@ export class GenericStore extends StoreReads {
 
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
     const finishing = this.shouldDeleteDuringUpdate(obj);
-    if (this.encode(obj) === entry.value && !finishing) return current;
+    // A no-op keeps its resourceVersion and sends no event; map and key order are not content.
+    if (!finishing && isDeepStrictEqual(JSON.parse(this.encode(obj)), JSON.parse(entry.value))) return current;
     if (opts.dryRun) return obj;
     try {
       if (finishing) {
@@ -328,8 +330,8 @@ export class GenericStore extends StoreReads {
 }
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => rest;
-  return JSON.stringify(strip(a)) !== JSON.stringify(strip(b));
+  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => JSON.parse(JSON.stringify(rest));
+  return !isDeepStrictEqual(strip(a), strip(b));
 }
 
 export function validateDeleteOptions(o: DeleteOptions, metaGroup: string): void {
