@@ -10,7 +10,7 @@ import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { GroupResource } from '../machinery/gvk.js';
-import type { DeleteOptions, KubeObject } from '../schema/index.js';
+import { zeroValue, type DeleteOptions, type KubeObject } from '../schema/index.js';
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
 import { EncodedObject } from '../storage/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
@@ -114,6 +114,26 @@ export class GenericStore extends StoreReads {
     };
   }
 
+  /** Kinds with a `/status` subresource write status only there, as Kubernetes' strategies do. */
+  private get hasStatusSubresource(): boolean {
+    return !!this.def.subresources?.status;
+  }
+
+  /**
+   * Puts back the status a main-endpoint write may not set: the stored one on update, the zero
+   * value on create. Mutates `obj`.
+   */
+  private resetStatus(obj: KubeObject, current?: KubeObject): void {
+    if (current) {
+      if (current.status === undefined) delete obj.status;
+      else obj.status = structuredClone(current.status);
+      return;
+    }
+    const field = this.def.schema.fields.status;
+    if (field?.presence === 'always') obj.status = zeroValue(field.schema);
+    else delete obj.status;
+  }
+
   private setIdentity(obj: KubeObject): void {
     obj.apiVersion = this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version;
     obj.kind = this.def.kind;
@@ -143,6 +163,7 @@ export class GenericStore extends StoreReads {
     fillCreateSystemFields(obj.metadata, ctx.now, strategy.trackGeneration ?? false);
     await this.admission.admit(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
     this.bindNamespace(obj, scope);
+    if (this.hasStatusSubresource) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
     const errs = [...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator), ...(strategy.validate?.(obj, ctx) ?? [])];
     if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
@@ -225,8 +246,12 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     carryUpdateSystemFields(obj.metadata, current.metadata);
     await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
-    if (sub) sub.prepareForUpdate?.(obj, current, ctx);
-    else strategy.prepareForUpdate?.(obj, current, ctx);
+    if (sub) {
+      sub.prepareForUpdate?.(obj, current, ctx);
+    } else {
+      if (this.hasStatusSubresource) this.resetStatus(obj, current);
+      strategy.prepareForUpdate?.(obj, current, ctx);
+    }
     if (strategy.trackGeneration && !opts.subresource && specChanged(obj, current)) {
       obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
