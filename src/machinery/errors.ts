@@ -126,12 +126,9 @@ export const errors = {
   notAcceptable(supported: readonly string[]): StatusError {
     return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${supported.join(', ')}`);
   },
-  unsupportedMediaType(contentType: string, supported: readonly string[]): StatusError {
-    return new StatusError(
-      415,
-      'UnsupportedMediaType',
-      `the body of the request was in an unknown format ${JSON.stringify(contentType)} - accepted media types include: ${supported.join(', ')}`,
-    );
+  /** In Kubernetes' words, which do not repeat the type sent. */
+  unsupportedMediaType(supported: readonly string[]): StatusError {
+    return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')}`);
   },
   gone(message: string): StatusError {
     return new StatusError(410, 'Gone', message);

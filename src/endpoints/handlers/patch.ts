@@ -24,7 +24,7 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   const header = ctx.req.headers['content-type'] ?? '';
   const m = parseMediaType(header);
   const type = m ? `${m.type}/${m.subtype}` : '';
-  if (type !== JSON_PATCH && type !== MERGE_PATCH) throw errors.unsupportedMediaType(header, SUPPORTED_PATCH_TYPES);
+  if (type !== JSON_PATCH && type !== MERGE_PATCH) throw errors.unsupportedMediaType(SUPPORTED_PATCH_TYPES);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('PatchOptions');
   const validation = q.fieldValidation('PatchOptions');
