@@ -36,6 +36,8 @@ export interface UpdateOptions extends WriteOptions {
   subresource: string;
   /** PUT may create when the kind allows it; PATCH never creates before apply exists. */
   allowCreate: boolean;
+  /** The uid the stored object must have (a PUT whose body names a uid); checked before anything else. */
+  preconditions?: { uid?: string };
 }
 
 /** Computes the new object from the current one (undefined when creating); may throw a StatusError. */
@@ -196,6 +198,7 @@ export class GenericStore extends StoreReads {
       });
       if (!entry) {
         if (!opts.allowCreate || opts.subresource) throw errors.notFound(this.groupResource, name);
+        if (opts.preconditions?.uid) throw this.uidPreconditionFailed(name, opts.preconditions.uid, '');
         const created = await transform(undefined);
         if (created.metadata.resourceVersion) {
           // An update of an object that does not exist cannot meet its resourceVersion precondition.
@@ -231,9 +234,8 @@ export class GenericStore extends StoreReads {
     if (!requestedRv && strategy.allowUnconditionalUpdate === false) {
       throw this.invalid(name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update' }]);
     }
-    if (sent.metadata.uid && sent.metadata.uid !== current.metadata.uid) {
-      throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${sent.metadata.uid}, UID in object meta: ${current.metadata.uid}`);
-    }
+    const uid = opts.preconditions?.uid;
+    if (uid && uid !== current.metadata.uid) throw this.uidPreconditionFailed(name, uid, current.metadata.uid ?? '');
     let obj: KubeObject;
     const sub = opts.subresource ? this.def.subresources?.[opts.subresource] : undefined;
     if (opts.subresource && !sub) throw errors.notFound(this.groupResource, name);
@@ -282,6 +284,10 @@ export class GenericStore extends StoreReads {
     }
   }
 
+  private uidPreconditionFailed(name: string, wanted: string, actual: string): StatusError {
+    return errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${actual}`);
+  }
+
   private shouldDeleteDuringUpdate(obj: KubeObject): boolean {
     return !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && !this.def.strategy.holdsDeletion?.(obj);
   }
@@ -297,9 +303,7 @@ export class GenericStore extends StoreReads {
       if (!entry) throw errors.notFound(this.groupResource, name);
       const current = this.decodeEntry(entry);
       const pre = options.preconditions;
-      if (pre?.uid && pre.uid !== current.metadata.uid) {
-        throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
-      }
+      if (pre?.uid && pre.uid !== current.metadata.uid) throw this.uidPreconditionFailed(name, pre.uid, current.metadata.uid ?? '');
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw errors.conflict(
           this.groupResource,

@@ -13,6 +13,7 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { respondValue } from '../respond.js';
 import { QueryParams } from '../params.js';
+import { checkName } from './check-name.js';
 import { decodeAs, readRequestBody } from './decode-object.js';
 import { scopeOf } from './scope.js';
 
@@ -45,8 +46,9 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     scopeOf(ctx),
     info.name,
     (current) => {
-      const patched = apply(current as KubeObject);
-      return decodeAs(ctx, ep, patched, validation);
+      const patched = decodeAs(ctx, ep, apply(current as KubeObject), validation);
+      checkName(patched, ep, info);
+      return patched;
     },
     { dryRun, subresource: info.subresource, allowCreate: false },
   );
