@@ -319,6 +319,8 @@ export class GenericStore extends StoreReads {
       try {
         if (pending) {
           if (!marked.metadata.deletionTimestamp) {
+            // Being marked for deletion is a change of intent: tracked generations grow (markAsDeleting).
+            if ((marked.metadata.generation ?? 0) > 0) marked.metadata.generation = (marked.metadata.generation as number) + 1;
             marked.metadata.deletionTimestamp = formatTime(ctx.now);
             marked.metadata.deletionGracePeriodSeconds = 0;
             this.def.strategy.prepareForDelete?.(marked, ctx);
@@ -366,14 +368,12 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 export function validateDeleteOptions(o: DeleteOptions, metaGroup: string): void {
   const errs: FieldError[] = [];
   if (o.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(o.propagationPolicy)) {
-    errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", nil' });
+    errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
   }
   if (o.propagationPolicy !== undefined && o.orphanDependents !== undefined) {
     errs.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
   }
-  if (o.gracePeriodSeconds !== undefined && o.gracePeriodSeconds < 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'gracePeriodSeconds', value: o.gracePeriodSeconds, detail: 'must be greater than or equal to 0' });
-  }
+  // A negative gracePeriodSeconds is not an error: Kubernetes reads it as 1s, and no kind here waits.
   for (const d of o.dryRun ?? []) {
     if (d !== 'All') errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', value: d, detail: 'supported values: "All"' });
   }
