@@ -55,6 +55,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   prepareForDelete?(obj: T, ctx: StrategyContext): void;
   /** Reasons beside metadata.finalizers for a deleted object to stay (a namespace's spec.finalizers). */
   holdsDeletion?(obj: T): boolean;
+  /**
+   * When set, a delete of an object already marked and still held by holdsDeletion is refused with
+   * a Conflict carrying this text (a namespace being emptied), instead of answering the object.
+   */
+  readonly deletePendingConflict?: string;
 }
 
 /** A subresource that reads and writes a part of the parent object (status, finalize, ...). */

@@ -311,6 +311,10 @@ export class GenericStore extends StoreReads {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
         );
       }
+      const strategy = this.def.strategy;
+      if (strategy.deletePendingConflict && current.metadata.deletionTimestamp && strategy.holdsDeletion?.(current)) {
+        throw errors.conflict(this.groupResource, name, strategy.deletePendingConflict);
+      }
       await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current));
 
       const marked = structuredClone(current);

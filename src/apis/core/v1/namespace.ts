@@ -112,6 +112,8 @@ export const namespaceResource = defineResource<Namespace>((names) => ({
       ns.status = { ...ns.status, phase: 'Terminating' };
     },
     holdsDeletion: (ns) => (ns.spec.finalizers ?? []).length > 0,
+    deletePendingConflict:
+      'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
   },
   subresources: {
     status: statusSubresource<Namespace>({
