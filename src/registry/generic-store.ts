@@ -192,10 +192,10 @@ export class GenericStore extends StoreReads {
    */
   async update(scope: RequestScope, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<{ object: KubeObject; created: boolean }> {
     const key = this.keyFor(scope.namespace, name);
+    let known: LostRace | undefined;
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
-      const { entry } = await this.kv.get(key).catch((e: unknown) => {
-        throw this.storageError(e, name);
-      });
+      const entry = await this.nextEntry(key, name, known);
+      known = undefined;
       if (!entry) {
         if (!opts.allowCreate || opts.subresource) throw errors.notFound(this.groupResource, name);
         if (opts.preconditions?.uid) throw this.uidPreconditionFailed(name, opts.preconditions.uid, '');
@@ -207,13 +207,17 @@ export class GenericStore extends StoreReads {
         try {
           return { object: await this.create(scope, created, opts), created: true };
         } catch (e) {
-          if (e instanceof StatusError && e.reason === 'AlreadyExists') continue;
+          if (e instanceof StatusError && e.reason === 'AlreadyExists') {
+            known = { lost: true };
+            continue;
+          }
           throw e;
         }
       }
       const current = this.decodeEntry(entry);
       const result = await this.updateExisting(scope, name, current, entry, transform, opts);
-      if (result !== 'conflict') return { object: result, created: false };
+      if (!isLostRace(result)) return { object: result, created: false };
+      known = result;
     }
     throw errors.conflict(this.groupResource, name, 'the object is being changed too often to update it; try again');
   }
@@ -225,7 +229,7 @@ export class GenericStore extends StoreReads {
     entry: KVEntry,
     transform: UpdateTransform,
     opts: UpdateOptions,
-  ): Promise<KubeObject | 'conflict'> {
+  ): Promise<KubeObject | LostRace> {
     const ctx = this.strategyContext(scope, opts.subresource);
     const strategy = this.def.strategy;
     const sent = await transform(structuredClone(current));
@@ -279,7 +283,23 @@ export class GenericStore extends StoreReads {
       }
       return this.decodeEntry(await this.kv.update(entry.key, this.encode(obj), entry.modRevision));
     } catch (e) {
-      if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return 'conflict';
+      if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return { lost: true, ...(e.current ? { current: e.current } : {}) };
+      throw this.storageError(e, name);
+    }
+  }
+
+  /**
+   * The entry to work on next. After a lost race the winner's entry is used when the backend
+   * named it; otherwise the store is read again after one turn of the event loop, so that a
+   * backend committing writes in groups (SQLite) has published the write that won. Without that
+   * turn, a read would keep returning the state the race was lost against.
+   */
+  private async nextEntry(key: string, name: string, known: LostRace | undefined): Promise<KVEntry | undefined> {
+    if (known?.current) return known.current;
+    if (known) await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      return (await this.kv.get(key)).entry;
+    } catch (e) {
       throw this.storageError(e, name);
     }
   }
@@ -296,10 +316,10 @@ export class GenericStore extends StoreReads {
     validateDeleteOptions(options, this.names.metaGroup);
     const key = this.keyFor(scope.namespace, name);
     const ctx = this.strategyContext(scope);
+    let known: LostRace | undefined;
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
-      const { entry } = await this.kv.get(key).catch((e: unknown) => {
-        throw this.storageError(e, name);
-      });
+      const entry = await this.nextEntry(key, name, known);
+      known = undefined;
       if (!entry) throw errors.notFound(this.groupResource, name);
       const current = this.decodeEntry(entry);
       const pre = options.preconditions;
@@ -337,7 +357,10 @@ export class GenericStore extends StoreReads {
         current.metadata.resourceVersion = String(revision);
         return { object: current, deleted: true };
       } catch (e) {
-        if (isKVError(e, 'conflict')) continue;
+        if (isKVError(e, 'conflict')) {
+          known = { lost: true, ...(e.current ? { current: e.current } : {}) };
+          continue;
+        }
         if (isKVError(e, 'not-found')) throw errors.notFound(this.groupResource, name);
         throw this.storageError(e, name);
       }
@@ -362,6 +385,16 @@ export class GenericStore extends StoreReads {
     }
     return out;
   }
+}
+
+/** A write that lost a compare-and-swap; `current` is the entry that won, when known. */
+interface LostRace {
+  lost: true;
+  current?: KVEntry;
+}
+
+function isLostRace(v: KubeObject | LostRace): v is LostRace {
+  return (v as LostRace).lost === true;
 }
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {
