@@ -171,6 +171,20 @@ describe('delete', () => {
       expect((await s.get(`${CM}/dry-del`)).status).toBe(200);
     });
 
+    it('sends no watch event for dry-run writes', async () => {
+      const cm = await create('dry-quiet', { finalizers: ['example.com/a'] });
+      const w = await s.watch(`${CM}?watch=1&resourceVersion=${cm.metadata.resourceVersion}`);
+      expect((await s.del(`${CM}/dry-quiet?dryRun=All`)).status).toBe(200);
+      expect((await s.put(`${CM}/dry-quiet?dryRun=All`, { ...cm, data: { x: 'y' } })).status).toBe(200);
+      expect((await s.patch(`${CM}/dry-quiet?dryRun=All`, { data: { x: 'z' } }, 'application/merge-patch+json')).status).toBe(200);
+      expect((await s.patch(`${CM}/dry-quiet`, { metadata: { labels: { real: 'yes' } } }, 'application/merge-patch+json')).status).toBe(200);
+      const [ev] = await w.next(1);
+      expect(ev).toMatchObject({ type: 'MODIFIED', object: { metadata: { labels: { real: 'yes' } } } });
+      expect(ev?.object.data).toBeUndefined();
+      expect(ev?.object.metadata.deletionTimestamp).toBeUndefined();
+      w.close();
+    });
+
     it('does not mark a finalized object under dryRun', async () => {
       const cm = await create('dry-fin', { finalizers: ['example.com/a'] });
       const r = await s.del(`${CM}/dry-fin?dryRun=All`);

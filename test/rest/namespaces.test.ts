@@ -44,6 +44,19 @@ describe('namespaces', () => {
     }
   });
 
+  it('stay Active after a dry-run delete', async () => {
+    await makeNamespace(s, 'dry-ns');
+    expect((await s.post('/api/v1/namespaces/dry-ns/configmaps', { metadata: { name: 'kept' } })).status).toBe(201);
+    const r = await s.del(`${NAMESPACES}/dry-ns?dryRun=All`);
+    expect(r.status).toBe(200);
+    expect(r.body.status.phase).toBe('Terminating');
+    const ns = (await s.get(`${NAMESPACES}/dry-ns`)).body;
+    expect(ns.status.phase).toBe('Active');
+    expect(ns.metadata.deletionTimestamp).toBeUndefined();
+    expect((await s.post('/api/v1/namespaces/dry-ns/configmaps', { metadata: { name: 'more' } })).status).toBe(201);
+    expect((await s.get('/api/v1/namespaces/dry-ns/configmaps/kept')).status).toBe(200);
+  });
+
   it('take their ConfigMaps and Secrets with them when deleted', async () => {
     await makeNamespace(s, 'doomed');
     for (let i = 0; i < 3; i++) {
