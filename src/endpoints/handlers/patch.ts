@@ -60,7 +60,11 @@ function jsonPatchTransform(patch: unknown): (current: KubeObject) => unknown {
   try {
     ops = parseJsonPatch(patch);
   } catch (e) {
-    if (e instanceof JsonPatchError) throw errors.badRequest(e.message);
+    // As Kubernetes: a document that does not decode is 400, too many operations 413, and an
+    // operation that is wrong in itself (unknown op, no path) fails like one that cannot apply.
+    if (e instanceof JsonPatchError && e.kind === 'malformed') throw errors.badRequest(e.message);
+    if (e instanceof JsonPatchError && e.kind === 'too-large') throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: ${e.message}`);
+    if (e instanceof JsonPatchError) throw new StatusError(422, 'Invalid', e.message);
     throw e;
   }
   return (current) => {
