@@ -52,12 +52,28 @@ describe('patch', () => {
       expectStatus(await s.patch(`${CM}/jp-missing`, [{ op: 'replace', path: '/spec/x', value: 1 }], JSON_PATCH), 422, 'Invalid');
     });
 
-    it('answers 400 for a malformed patch', async () => {
-      await create('jp-bad');
-      for (const bad of [{ op: 'add' }, [{ op: 'frobnicate', path: '/data/a' }], [{ op: 'add', value: 1 }], [{ op: 'add', path: '/data/x' }], [{ op: 'move', path: '/data/x' }], ['text']]) {
+    it('answers 400 for a patch that is not a list of operation objects', async () => {
+      const cm = await create('jp-bad');
+      for (const bad of [{ op: 'add' }, ['text'], [[]], 'x']) {
         expectStatus(await s.patch(`${CM}/jp-bad`, bad, JSON_PATCH), 400, 'BadRequest');
       }
       expectStatus(await s.patch(`${CM}/jp-bad`, '[{"op": ', JSON_PATCH), 400, 'BadRequest');
+      expect((await s.get(`${CM}/jp-bad`)).body).toEqual(cm);
+    });
+
+    it('answers 422 for operations that are wrong in themselves, as Kubernetes does', async () => {
+      const cm = await create('jp-wrong');
+      for (const bad of [[{ op: 'frobnicate', path: '/data/a' }], [{ op: 'add', value: 1 }], [{ op: 'add', path: '/data/x' }], [{ op: 'move', path: '/data/x' }]]) {
+        expectStatus(await s.patch(`${CM}/jp-wrong`, bad, JSON_PATCH), 422, 'Invalid');
+      }
+      expect((await s.get(`${CM}/jp-wrong`)).body).toEqual(cm);
+    });
+
+    it('answers 413 for more than 10000 operations', async () => {
+      await create('jp-many');
+      const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/data/a', value: '1' }));
+      const st = expectStatus(await s.patch(`${CM}/jp-many`, ops, JSON_PATCH), 413, 'RequestEntityTooLarge');
+      expect(st.message).toBe('Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001');
     });
   });
 
