@@ -199,11 +199,9 @@ export class GenericStore extends StoreReads {
       if (!entry) {
         if (!opts.allowCreate || opts.subresource) throw errors.notFound(this.groupResource, name);
         if (opts.preconditions?.uid) throw this.uidPreconditionFailed(name, opts.preconditions.uid, '');
+        // As in Kubernetes, a resourceVersion in the body does not stop a create-on-update: the
+        // create overwrites it like every other system field.
         const created = await transform(undefined);
-        if (created.metadata.resourceVersion) {
-          // An update of an object that does not exist cannot meet its resourceVersion precondition.
-          throw errors.notFound(this.groupResource, name);
-        }
         try {
           return { object: await this.create(scope, created, opts), created: true };
         } catch (e) {
