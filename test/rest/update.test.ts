@@ -146,6 +146,15 @@ describe('update (PUT)', () => {
       expect(again.body.metadata.uid).toBe(r.body.metadata.uid);
     });
 
+    it('ignores a resourceVersion in the body, as Kubernetes does, but not a uid', async () => {
+      const r = await s.put(`${WIDGETS}/put-rv`, { metadata: { name: 'put-rv', resourceVersion: '12345' } });
+      expect(r.status, r.text).toBe(201);
+      expect(r.body.metadata.resourceVersion).not.toBe('12345');
+      const st = expectStatus(await s.put(`${WIDGETS}/put-uid`, { metadata: { name: 'put-uid', uid: 'abc' } }), 409, 'Conflict');
+      expect(st.message).toBe('Operation cannot be fulfilled on widgets.widgets.example.com "put-uid": Precondition failed: UID in precondition: abc, UID in object meta: ');
+      expect((await s.get(`${WIDGETS}/put-uid`)).status).toBe(404);
+    });
+
     it('validates what it creates', async () => {
       expectStatus(await s.put(`${WIDGETS}/Bad`, { metadata: { name: 'Bad' } }), 422, 'Invalid');
       expectStatus(await s.put(`${WIDGETS}/neg`, { metadata: { name: 'neg' }, spec: { size: -1 } }), 422, 'Invalid');
