@@ -359,6 +359,15 @@ describe('create (POST)', () => {
       expect((await s.get(`${CM}/too-big-chunked`)).status).toBe(404);
     });
 
+    it('answers 413 to oversized PUT, PATCH and DELETE bodies too, changing nothing', async () => {
+      const cm = (await s.post(CM, { metadata: { name: 'size-target' }, data: { a: '1' } })).body;
+      const blob = 'x'.repeat(8000);
+      expectStatus(await s.put(`${CM}/size-target`, { ...cm, data: { a: blob } }), 413, 'RequestEntityTooLarge');
+      expectStatus(await s.patch(`${CM}/size-target`, { data: { a: blob } }, 'application/merge-patch+json'), 413, 'RequestEntityTooLarge');
+      expectStatus(await s.del(`${CM}/size-target`, { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: blob } }), 413, 'RequestEntityTooLarge');
+      expect((await s.get(`${CM}/size-target`)).body).toEqual(cm);
+    });
+
     it('accepts a body just under the limit', async () => {
       const text = JSON.stringify({ metadata: { name: 'fits' }, data: { blob: 'x'.repeat(3900) } });
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
