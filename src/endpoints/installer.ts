@@ -13,6 +13,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import type { RequestContext } from './request-context.js';
+import { negotiateOutput } from './respond.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import type { EndpointSettings, ResourceEndpoint } from './resource-endpoint.js';
 import type { ApiNames } from '../machinery/api-names.js';
@@ -57,8 +58,12 @@ export function createResourceRouter(registry: ResourceRegistry, names: ApiNames
       verbs = sub.verbs;
     }
     const verb: Verb = info.verb;
+    // PUT and PATCH address one object; on a collection they are verbs the path does not take.
+    if (!info.name && (verb === 'update' || verb === 'patch')) throw errors.methodNotAllowed();
     // A watch of one object is a filtered collection watch: allowed wherever watch is.
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
+    // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
+    if (verb !== 'watch') negotiateOutput(ctx);
     await HANDLERS[info.verb](ctx, ep, info);
   };
 }

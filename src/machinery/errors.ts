@@ -71,9 +71,10 @@ export function isStatusError(e: unknown, reason?: StatusReason): e is StatusErr
   return e instanceof StatusError && (reason === undefined || e.status.reason === reason);
 }
 
+// Status details omit an empty group, as Kubernetes' `omitempty` does for the core group.
 const grDetails = (gr: GroupResource, name?: string): StatusDetails => ({
   ...(name ? { name } : {}),
-  group: gr.group,
+  ...(gr.group ? { group: gr.group } : {}),
   kind: gr.resource,
 });
 
@@ -103,8 +104,8 @@ export const errors = {
     const list = errs.map(fieldErrorText);
     const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
     return new StatusError(422, 'Invalid', `${qualifiedKind(gk)} "${name}" is invalid: ${summary}`, {
-      name,
-      group: gk.group,
+      ...(name ? { name } : {}),
+      ...(gk.group ? { group: gk.group } : {}),
       kind: gk.kind,
       causes: errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
     });
@@ -125,12 +126,9 @@ export const errors = {
   notAcceptable(supported: readonly string[]): StatusError {
     return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${supported.join(', ')}`);
   },
-  unsupportedMediaType(contentType: string, supported: readonly string[]): StatusError {
-    return new StatusError(
-      415,
-      'UnsupportedMediaType',
-      `the body of the request was in an unknown format ${JSON.stringify(contentType)} - accepted media types include: ${supported.join(', ')}`,
-    );
+  /** In Kubernetes' words, which do not repeat the type sent. */
+  unsupportedMediaType(supported: readonly string[]): StatusError {
+    return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')}`);
   },
   gone(message: string): StatusError {
     return new StatusError(410, 'Gone', message);

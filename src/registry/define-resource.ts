@@ -24,6 +24,11 @@ export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection
 export interface Strategy<T extends KubeObject = KubeObject> {
   /** The name rule for `metadata.name` (and `generateName` as a prefix). */
   readonly nameValidator: NameValidator;
+  /**
+   * Turns a `generateName` prefix into a candidate name (Kubernetes' NameGenerator); the default
+   * appends five random characters. A create retries with a new candidate when one is taken.
+   */
+  generateName?(prefix: string): string;
   /** PUT to a missing object creates it. */
   readonly allowCreateOnUpdate?: boolean;
   /** PUT without `metadata.resourceVersion` overwrites (default true). */
@@ -50,6 +55,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   prepareForDelete?(obj: T, ctx: StrategyContext): void;
   /** Reasons beside metadata.finalizers for a deleted object to stay (a namespace's spec.finalizers). */
   holdsDeletion?(obj: T): boolean;
+  /**
+   * When set, a delete of an object already marked and still held by holdsDeletion is refused with
+   * a Conflict carrying this text (a namespace being emptied), instead of answering the object.
+   */
+  readonly deletePendingConflict?: string;
 }
 
 /** A subresource that reads and writes a part of the parent object (status, finalize, ...). */

@@ -4,12 +4,13 @@
  * validate → validating admission → persist. Updates are pure transforms inside a
  * compare-and-swap loop; reads come from the watch cache or, for past revisions, the store.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Admission, AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { GroupResource } from '../machinery/gvk.js';
-import type { DeleteOptions, KubeObject } from '../schema/index.js';
+import { zeroValue, type DeleteOptions, type KubeObject } from '../schema/index.js';
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
 import { EncodedObject } from '../storage/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
@@ -35,6 +36,8 @@ export interface UpdateOptions extends WriteOptions {
   subresource: string;
   /** PUT may create when the kind allows it; PATCH never creates before apply exists. */
   allowCreate: boolean;
+  /** The uid the stored object must have (a PUT whose body names a uid); checked before anything else. */
+  preconditions?: { uid?: string };
 }
 
 /** Computes the new object from the current one (undefined when creating); may throw a StatusError. */
@@ -113,6 +116,26 @@ export class GenericStore extends StoreReads {
     };
   }
 
+  /** Kinds with a `/status` subresource write status only there, as Kubernetes' strategies do. */
+  private get hasStatusSubresource(): boolean {
+    return !!this.def.subresources?.status;
+  }
+
+  /**
+   * Puts back the status a main-endpoint write may not set: the stored one on update, the zero
+   * value on create. Mutates `obj`.
+   */
+  private resetStatus(obj: KubeObject, current?: KubeObject): void {
+    if (current) {
+      if (current.status === undefined) delete obj.status;
+      else obj.status = structuredClone(current.status);
+      return;
+    }
+    const field = this.def.schema.fields.status;
+    if (field?.presence === 'always') obj.status = zeroValue(field.schema);
+    else delete obj.status;
+  }
+
   private setIdentity(obj: KubeObject): void {
     obj.apiVersion = this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version;
     obj.kind = this.def.kind;
@@ -137,10 +160,12 @@ export class GenericStore extends StoreReads {
     this.setIdentity(obj);
     this.bindNamespace(obj, scope);
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
-    if (generated) obj.metadata.name = generateName(obj.metadata.generateName as string);
+    const nextName = (): string => (strategy.generateName ?? generateName)(obj.metadata.generateName as string);
+    if (generated) obj.metadata.name = nextName();
     fillCreateSystemFields(obj.metadata, ctx.now, strategy.trackGeneration ?? false);
     await this.admission.admit(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
     this.bindNamespace(obj, scope);
+    if (this.hasStatusSubresource) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
     const errs = [...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator), ...(strategy.validate?.(obj, ctx) ?? [])];
     if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
@@ -156,7 +181,7 @@ export class GenericStore extends StoreReads {
         if (!isKVError(e, 'exists')) throw this.storageError(e, obj.metadata.name ?? '');
         if (!generated) throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
         if (attempt >= GENERATE_NAME_ATTEMPTS) throw errors.generateNameConflict(this.groupResource, obj.metadata.name as string, 1);
-        obj.metadata.name = generateName(obj.metadata.generateName as string);
+        obj.metadata.name = nextName();
       }
     }
   }
@@ -167,27 +192,30 @@ export class GenericStore extends StoreReads {
    */
   async update(scope: RequestScope, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<{ object: KubeObject; created: boolean }> {
     const key = this.keyFor(scope.namespace, name);
+    let known: LostRace | undefined;
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
-      const { entry } = await this.kv.get(key).catch((e: unknown) => {
-        throw this.storageError(e, name);
-      });
+      const entry = await this.nextEntry(key, name, known);
+      known = undefined;
       if (!entry) {
         if (!opts.allowCreate || opts.subresource) throw errors.notFound(this.groupResource, name);
+        if (opts.preconditions?.uid) throw this.uidPreconditionFailed(name, opts.preconditions.uid, '');
+        // As in Kubernetes, a resourceVersion in the body does not stop a create-on-update: the
+        // create overwrites it like every other system field.
         const created = await transform(undefined);
-        if (created.metadata.resourceVersion) {
-          // An update of an object that does not exist cannot meet its resourceVersion precondition.
-          throw errors.notFound(this.groupResource, name);
-        }
         try {
           return { object: await this.create(scope, created, opts), created: true };
         } catch (e) {
-          if (e instanceof StatusError && e.reason === 'AlreadyExists') continue;
+          if (e instanceof StatusError && e.reason === 'AlreadyExists') {
+            known = { lost: true };
+            continue;
+          }
           throw e;
         }
       }
       const current = this.decodeEntry(entry);
       const result = await this.updateExisting(scope, name, current, entry, transform, opts);
-      if (result !== 'conflict') return { object: result, created: false };
+      if (!isLostRace(result)) return { object: result, created: false };
+      known = result;
     }
     throw errors.conflict(this.groupResource, name, 'the object is being changed too often to update it; try again');
   }
@@ -199,7 +227,7 @@ export class GenericStore extends StoreReads {
     entry: KVEntry,
     transform: UpdateTransform,
     opts: UpdateOptions,
-  ): Promise<KubeObject | 'conflict'> {
+  ): Promise<KubeObject | LostRace> {
     const ctx = this.strategyContext(scope, opts.subresource);
     const strategy = this.def.strategy;
     const sent = await transform(structuredClone(current));
@@ -208,9 +236,8 @@ export class GenericStore extends StoreReads {
     if (!requestedRv && strategy.allowUnconditionalUpdate === false) {
       throw this.invalid(name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update' }]);
     }
-    if (sent.metadata.uid && sent.metadata.uid !== current.metadata.uid) {
-      throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${sent.metadata.uid}, UID in object meta: ${current.metadata.uid}`);
-    }
+    const uid = opts.preconditions?.uid;
+    if (uid && uid !== current.metadata.uid) throw this.uidPreconditionFailed(name, uid, current.metadata.uid ?? '');
     let obj: KubeObject;
     const sub = opts.subresource ? this.def.subresources?.[opts.subresource] : undefined;
     if (opts.subresource && !sub) throw errors.notFound(this.groupResource, name);
@@ -223,8 +250,12 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     carryUpdateSystemFields(obj.metadata, current.metadata);
     await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
-    if (sub) sub.prepareForUpdate?.(obj, current, ctx);
-    else strategy.prepareForUpdate?.(obj, current, ctx);
+    if (sub) {
+      sub.prepareForUpdate?.(obj, current, ctx);
+    } else {
+      if (this.hasStatusSubresource) this.resetStatus(obj, current);
+      strategy.prepareForUpdate?.(obj, current, ctx);
+    }
     if (strategy.trackGeneration && !opts.subresource && specChanged(obj, current)) {
       obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
@@ -238,7 +269,8 @@ export class GenericStore extends StoreReads {
 
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
     const finishing = this.shouldDeleteDuringUpdate(obj);
-    if (this.encode(obj) === entry.value && !finishing) return current;
+    // A no-op keeps its resourceVersion and sends no event; map and key order are not content.
+    if (!finishing && isDeepStrictEqual(JSON.parse(this.encode(obj)), JSON.parse(entry.value))) return current;
     if (opts.dryRun) return obj;
     try {
       if (finishing) {
@@ -249,9 +281,29 @@ export class GenericStore extends StoreReads {
       }
       return this.decodeEntry(await this.kv.update(entry.key, this.encode(obj), entry.modRevision));
     } catch (e) {
-      if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return 'conflict';
+      if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return { lost: true, ...(e.current ? { current: e.current } : {}) };
       throw this.storageError(e, name);
     }
+  }
+
+  /**
+   * The entry to work on next. After a lost race the winner's entry is used when the backend
+   * named it; otherwise the store is read again after one turn of the event loop, so that a
+   * backend committing writes in groups (SQLite) has published the write that won. Without that
+   * turn, a read would keep returning the state the race was lost against.
+   */
+  private async nextEntry(key: string, name: string, known: LostRace | undefined): Promise<KVEntry | undefined> {
+    if (known?.current) return known.current;
+    if (known) await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      return (await this.kv.get(key)).entry;
+    } catch (e) {
+      throw this.storageError(e, name);
+    }
+  }
+
+  private uidPreconditionFailed(name: string, wanted: string, actual: string): StatusError {
+    return errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${actual}`);
   }
 
   private shouldDeleteDuringUpdate(obj: KubeObject): boolean {
@@ -262,22 +314,24 @@ export class GenericStore extends StoreReads {
     validateDeleteOptions(options, this.names.metaGroup);
     const key = this.keyFor(scope.namespace, name);
     const ctx = this.strategyContext(scope);
+    let known: LostRace | undefined;
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
-      const { entry } = await this.kv.get(key).catch((e: unknown) => {
-        throw this.storageError(e, name);
-      });
+      const entry = await this.nextEntry(key, name, known);
+      known = undefined;
       if (!entry) throw errors.notFound(this.groupResource, name);
       const current = this.decodeEntry(entry);
       const pre = options.preconditions;
-      if (pre?.uid && pre.uid !== current.metadata.uid) {
-        throw errors.conflict(this.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
-      }
+      if (pre?.uid && pre.uid !== current.metadata.uid) throw this.uidPreconditionFailed(name, pre.uid, current.metadata.uid ?? '');
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw errors.conflict(
           this.groupResource,
           name,
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
         );
+      }
+      const strategy = this.def.strategy;
+      if (strategy.deletePendingConflict && current.metadata.deletionTimestamp && strategy.holdsDeletion?.(current)) {
+        throw errors.conflict(this.groupResource, name, strategy.deletePendingConflict);
       }
       await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current));
 
@@ -287,6 +341,8 @@ export class GenericStore extends StoreReads {
       try {
         if (pending) {
           if (!marked.metadata.deletionTimestamp) {
+            // Being marked for deletion is a change of intent: tracked generations grow (markAsDeleting).
+            if ((marked.metadata.generation ?? 0) > 0) marked.metadata.generation = (marked.metadata.generation as number) + 1;
             marked.metadata.deletionTimestamp = formatTime(ctx.now);
             marked.metadata.deletionGracePeriodSeconds = 0;
             this.def.strategy.prepareForDelete?.(marked, ctx);
@@ -299,7 +355,10 @@ export class GenericStore extends StoreReads {
         current.metadata.resourceVersion = String(revision);
         return { object: current, deleted: true };
       } catch (e) {
-        if (isKVError(e, 'conflict')) continue;
+        if (isKVError(e, 'conflict')) {
+          known = { lost: true, ...(e.current ? { current: e.current } : {}) };
+          continue;
+        }
         if (isKVError(e, 'not-found')) throw errors.notFound(this.groupResource, name);
         throw this.storageError(e, name);
       }
@@ -326,22 +385,30 @@ export class GenericStore extends StoreReads {
   }
 }
 
+/** A write that lost a compare-and-swap; `current` is the entry that won, when known. */
+interface LostRace {
+  lost: true;
+  current?: KVEntry;
+}
+
+function isLostRace(v: KubeObject | LostRace): v is LostRace {
+  return (v as LostRace).lost === true;
+}
+
 function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => rest;
-  return JSON.stringify(strip(a)) !== JSON.stringify(strip(b));
+  const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => JSON.parse(JSON.stringify(rest));
+  return !isDeepStrictEqual(strip(a), strip(b));
 }
 
 export function validateDeleteOptions(o: DeleteOptions, metaGroup: string): void {
   const errs: FieldError[] = [];
   if (o.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(o.propagationPolicy)) {
-    errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", nil' });
+    errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
   }
   if (o.propagationPolicy !== undefined && o.orphanDependents !== undefined) {
     errs.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: o.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
   }
-  if (o.gracePeriodSeconds !== undefined && o.gracePeriodSeconds < 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'gracePeriodSeconds', value: o.gracePeriodSeconds, detail: 'must be greater than or equal to 0' });
-  }
+  // A negative gracePeriodSeconds is not an error: Kubernetes reads it as 1s, and no kind here waits.
   for (const d of o.dryRun ?? []) {
     if (d !== 'All') errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', value: d, detail: 'supported values: "All"' });
   }

@@ -80,9 +80,10 @@ function validateAnnotations(annotations: Record<string, string> | undefined, pa
 function validateFinalizers(finalizers: string[] | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const list = finalizers ?? [];
-  list.forEach((f, i) => {
-    for (const m of isQualifiedName(f)) errs.push(fieldErr.invalid(path.index(i), f, m));
-  });
+  // Kubernetes reports finalizer errors on the list's path, without an index.
+  for (const f of list) {
+    for (const m of isQualifiedName(f)) errs.push(fieldErr.invalid(path, f, m));
+  }
   if (list.includes('orphan') && list.includes('foregroundDeletion')) {
     errs.push(fieldErr.invalid(path, list, 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
@@ -143,9 +144,11 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, name
   if (meta.uid !== old.uid) errs.push(fieldErr.immutable(path.child('uid'), meta.uid));
   if (meta.creationTimestamp !== old.creationTimestamp) errs.push(fieldErr.immutable(path.child('creationTimestamp'), meta.creationTimestamp));
   if (old.deletionTimestamp && meta.finalizers) {
-    const added = meta.finalizers.filter((f) => !(old.finalizers ?? []).includes(f));
+    const added = [...new Set(meta.finalizers.filter((f) => !(old.finalizers ?? []).includes(f)))].sort();
     if (added.length) {
-      errs.push(fieldErr.forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`));
+      // The list prints as Go's %#v of a sorted []string, as Kubernetes' message does.
+      const goList = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
+      errs.push(fieldErr.forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goList}`));
     }
   }
   return errs;

@@ -25,7 +25,7 @@ interface Walk {
 }
 
 export function decodeObject<T = Record<string, unknown>>(schema: StructSchema, value: unknown): DecodeResult<T> {
-  const walk: Walk = { unknown: [], goPath: [], goStruct: shortName(schema) };
+  const walk: Walk = { unknown: [], goPath: [], goStruct: structName(schema) };
   const out = decodeStruct(schema, value === null || value === undefined ? {} : value, '', walk);
   return { value: out as T, unknownFields: walk.unknown };
 }
@@ -36,6 +36,12 @@ export function decodeValue(schema: Schema, value: unknown): DecodeResult<unknow
   return { value: decode(schema, value, '', walk), unknownFields: walk.unknown };
 }
 
+/** The Go type name alone (`ObjectMeta`), as UnmarshalTypeError names the enclosing struct. */
+function structName(s: StructSchema): string {
+  return s.name.split('.').pop() ?? s.name;
+}
+
+/** The package-qualified Go type (`v1.ObjectMeta`), as Go prints a type. */
 function shortName(s: StructSchema): string {
   const parts = s.name.split('.');
   return parts.slice(-2).join('.');
@@ -78,7 +84,9 @@ function jsonType(v: unknown): string {
 }
 
 function typeError(schema: Schema, v: unknown, walk: Walk): DecodeError {
-  const what = typeof v === 'number' ? `number ${v}` : jsonType(v);
+  // Go names the literal only when a number does not fit a numeric field (1.5 or 1e20 into an int).
+  const numeric = resolveSchema(schema).type === 'integer' || resolveSchema(schema).type === 'int-or-string';
+  const what = typeof v === 'number' ? (numeric ? `number ${v}` : 'number') : jsonType(v);
   const where = walk.goStruct ? `Go struct field ${walk.goStruct}.${walk.goPath.join('.')}` : 'Go value';
   return new DecodeError(`json: cannot unmarshal ${what} into ${where} of type ${goType(schema)}`);
 }
@@ -109,7 +117,7 @@ export function zeroValue(schema: Schema, walk?: Walk): unknown {
     case 'list':
       return null;
     case 'object':
-      return decodeStruct(s, {}, '', walk ?? { unknown: [], goPath: [], goStruct: shortName(s) });
+      return decodeStruct(s, {}, '', walk ?? { unknown: [], goPath: [], goStruct: structName(s) });
   }
 }
 
@@ -176,7 +184,7 @@ function decodeStruct(s: StructSchema, v: unknown, path: string, walk: Walk): Re
   const input = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const outerStruct = walk.goStruct;
-  walk.goStruct = shortName(s);
+  walk.goStruct = structName(s);
   for (const [name, spec] of Object.entries(s.fields)) {
     const fieldPath = path ? `${path}.${name}` : name;
     walk.goPath.push(name);

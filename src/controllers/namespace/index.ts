@@ -23,13 +23,17 @@ interface Condition {
 }
 
 const RETRY_MIN_MS = 100;
+/** Content still present (finalizers at work): look again within a second, as Kubernetes' estimate does. */
+const CONTENT_RETRY_MAX_MS = 1000;
 const RETRY_MAX_MS = 10_000;
 
 export function startNamespaceController(deps: { client: InProcessClient; registry: ResourceRegistry; names: ApiNames; log: Logger }): NamespaceController {
   const { client, registry, names, log } = deps;
   const namespaces = client.resource('', 'namespaces');
   const abort = new AbortController();
-  const queued = new Map<string, number>();
+  const queued = new Set<string>();
+  /** Passes that found content remaining, per namespace: the backoff grows with them. */
+  const attempts = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   let busy = false;
 
@@ -37,7 +41,7 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
     if (abort.signal.aborted) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      queued.set(name, queued.get(name) ?? 0);
+      queued.add(name);
       void drain();
     }, delayMs);
     timers.add(timer);
@@ -48,11 +52,17 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
     busy = true;
     try {
       while (queued.size > 0 && !abort.signal.aborted) {
-        const [name, attempts] = queued.entries().next().value as [string, number];
+        const name = queued.values().next().value as string;
         queued.delete(name);
         try {
           const done = await finalizeNamespace(name);
-          if (!done) enqueue(name, Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(attempts, 7)));
+          if (done) {
+            attempts.delete(name);
+          } else {
+            const n = attempts.get(name) ?? 0;
+            attempts.set(name, n + 1);
+            enqueue(name, Math.min(CONTENT_RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(n, 7)));
+          }
         } catch (e) {
           log.warn('namespace cleanup failed; retrying', { namespace: name, error: (e as Error).message });
           enqueue(name, RETRY_MAX_MS);
@@ -156,7 +166,8 @@ interface Remaining {
 
 function countRemaining(r: Remaining, resource: string, group: string, obj: KubeObject): void {
   r.objects++;
-  const key = `${resource}.${group}`;
+  // Kubernetes prints a core-group resource without a trailing dot.
+  const key = group ? `${resource}.${group}` : resource;
   r.byResource.set(key, (r.byResource.get(key) ?? 0) + 1);
   for (const f of obj.metadata.finalizers ?? []) r.byFinalizer.set(f, (r.byFinalizer.get(f) ?? 0) + 1);
 }

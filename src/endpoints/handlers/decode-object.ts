@@ -31,7 +31,7 @@ function inputSerializer(ctx: RequestContext): Serializer {
   const m = parseMediaType(header);
   const type = m ? `${m.type}/${m.subtype}` : header;
   const s = INPUT_SERIALIZERS.find((x) => x.mediaType === type);
-  if (!s) throw errors.unsupportedMediaType(header, INPUT_SERIALIZERS.map((x) => x.mediaType));
+  if (!s) throw errors.unsupportedMediaType(INPUT_SERIALIZERS.map((x) => x.mediaType));
   return s;
 }
 

@@ -56,7 +56,9 @@ export async function handleDelete(ctx: RequestContext, ep: ResourceEndpoint, in
     });
     return;
   }
-  respondValue(ctx, 200, object);
+  // Kubernetes answers 202 for an object still pending only when the caller asked for cascading
+  // deletion the old way (orphanDependents=false); every other pending delete answers 200.
+  respondValue(ctx, !deleted && options.orphanDependents === false ? 202 : 200, object);
 }
 
 export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {

@@ -13,6 +13,7 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { respondValue } from '../respond.js';
 import { QueryParams } from '../params.js';
+import { checkName } from './check-name.js';
 import { decodeAs, readRequestBody } from './decode-object.js';
 import { scopeOf } from './scope.js';
 
@@ -24,7 +25,7 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   const header = ctx.req.headers['content-type'] ?? '';
   const m = parseMediaType(header);
   const type = m ? `${m.type}/${m.subtype}` : '';
-  if (type !== JSON_PATCH && type !== MERGE_PATCH) throw errors.unsupportedMediaType(header, SUPPORTED_PATCH_TYPES);
+  if (type !== JSON_PATCH && type !== MERGE_PATCH) throw errors.unsupportedMediaType(SUPPORTED_PATCH_TYPES);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('PatchOptions');
   const validation = q.fieldValidation('PatchOptions');
@@ -45,8 +46,9 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     scopeOf(ctx),
     info.name,
     (current) => {
-      const patched = apply(current as KubeObject);
-      return decodeAs(ctx, ep, patched, validation);
+      const patched = decodeAs(ctx, ep, apply(current as KubeObject), validation);
+      checkName(patched, ep, info);
+      return patched;
     },
     { dryRun, subresource: info.subresource, allowCreate: false },
   );
@@ -58,7 +60,11 @@ function jsonPatchTransform(patch: unknown): (current: KubeObject) => unknown {
   try {
     ops = parseJsonPatch(patch);
   } catch (e) {
-    if (e instanceof JsonPatchError) throw errors.badRequest(e.message);
+    // As Kubernetes: a document that does not decode is 400, too many operations 413, and an
+    // operation that is wrong in itself (unknown op, no path) fails like one that cannot apply.
+    if (e instanceof JsonPatchError && e.kind === 'malformed') throw errors.badRequest(e.message);
+    if (e instanceof JsonPatchError && e.kind === 'too-large') throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: ${e.message}`);
+    if (e instanceof JsonPatchError) throw new StatusError(422, 'Invalid', e.message);
     throw e;
   }
   return (current) => {

@@ -2,7 +2,18 @@
  * JSON Patch (RFC 6902) over plain JSON values, with JSON Pointers (RFC 6901). Pure: returns a new
  * value and leaves the input untouched. Throws JsonPatchError naming the failing operation.
  */
-export class JsonPatchError extends Error {}
+export class JsonPatchError extends Error {
+  constructor(
+    message: string,
+    /**
+     * `malformed`: the document is not a list of operation objects (a decoding failure);
+     * `too-large`: more operations than allowed; `invalid`: an operation that cannot apply.
+     */
+    readonly kind: 'malformed' | 'too-large' | 'invalid' = 'invalid',
+  ) {
+    super(message);
+  }
+}
 
 export type JsonPatchOp =
   | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
@@ -14,10 +25,12 @@ const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 const MAX_OPERATIONS = 10_000;
 
 export function parseJsonPatch(patch: unknown): JsonPatchOp[] {
-  if (!Array.isArray(patch)) throw new JsonPatchError('a JSON patch must be a JSON array of operations');
-  if (patch.length > MAX_OPERATIONS) throw new JsonPatchError(`the JSON patch has ${patch.length} operations; at most ${MAX_OPERATIONS} are allowed`);
+  if (!Array.isArray(patch)) throw new JsonPatchError('a JSON patch must be a JSON array of operations', 'malformed');
+  if (patch.length > MAX_OPERATIONS) {
+    throw new JsonPatchError(`The allowed maximum operations in a JSON patch is ${MAX_OPERATIONS}, got ${patch.length}`, 'too-large');
+  }
   return patch.map((raw, i) => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new JsonPatchError(`operation ${i} is not an object`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new JsonPatchError(`operation ${i} is not an object`, 'malformed');
     const op = (raw as Record<string, unknown>).op;
     const path = (raw as Record<string, unknown>).path;
     if (typeof op !== 'string' || !OPS.has(op)) throw new JsonPatchError(`Unexpected kind: ${String(op)}`);

@@ -1,4 +1,5 @@
 /** ConfigMap (core/v1): string and binary configuration data, optionally immutable. */
+import { isDeepStrictEqual } from 'node:util';
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { defineResource } from '../../../registry/define-resource.js';
@@ -22,17 +23,18 @@ export type ConfigMap = ObjectOf<typeof ConfigMapSchema>;
 
 function validateConfigMap(cm: ConfigMap): FieldError[] {
   const errs: FieldError[] = [];
+  // Only values count toward the limit, as in Kubernetes.
   let size = 0;
   for (const [k, v] of Object.entries(cm.data ?? {})) {
     errs.push(...validateConfigKey(k, FieldPath.root('data').key(k)));
     if (cm.binaryData && Object.prototype.hasOwnProperty.call(cm.binaryData, k)) {
       errs.push(fieldErr.invalid(FieldPath.root('data').key(k), k, 'duplicate of key present in binaryData'));
     }
-    size += k.length + Buffer.byteLength(v);
+    size += Buffer.byteLength(v);
   }
   for (const [k, v] of Object.entries(cm.binaryData ?? {})) {
     errs.push(...validateConfigKey(k, FieldPath.root('binaryData').key(k)));
-    size += k.length + Buffer.byteLength(v, 'base64');
+    size += Buffer.byteLength(v, 'base64');
   }
   if (size > MAX_DATA_BYTES) errs.push({ type: 'FieldValueTooLong', field: '', detail: `must have at most ${MAX_DATA_BYTES} bytes` });
   return errs;
@@ -54,8 +56,8 @@ export const configMapResource = defineResource<ConfigMap>(() => ({
       const errs: FieldError[] = [];
       if (old.immutable) {
         if (!cm.immutable) errs.push(fieldErr.forbidden('immutable', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(cm.data ?? {}) !== JSON.stringify(old.data ?? {})) errs.push(fieldErr.forbidden('data', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(cm.binaryData ?? {}) !== JSON.stringify(old.binaryData ?? {})) {
+        if (!isDeepStrictEqual(cm.data ?? {}, old.data ?? {})) errs.push(fieldErr.forbidden('data', 'field is immutable when `immutable` is set'));
+        if (!isDeepStrictEqual(cm.binaryData ?? {}, old.binaryData ?? {})) {
           errs.push(fieldErr.forbidden('binaryData', 'field is immutable when `immutable` is set'));
         }
       }

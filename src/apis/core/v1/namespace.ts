@@ -50,12 +50,13 @@ function standardFinalizers(names: ApiNames): string[] {
 function validateSpecFinalizers(ns: Namespace, names: ApiNames): FieldError[] {
   const errs: FieldError[] = [];
   const path = FieldPath.root('spec').child('finalizers');
-  (ns.spec.finalizers ?? []).forEach((f, i) => {
-    for (const m of isQualifiedName(f)) errs.push(fieldErr.invalid(path.index(i), f, m));
+  // Reported on spec.finalizers without an index, as Kubernetes does.
+  for (const f of ns.spec.finalizers ?? []) {
+    for (const m of isQualifiedName(f)) errs.push(fieldErr.invalid(path, f, m));
     if (!f.includes('/') && !standardFinalizers(names).includes(f)) {
-      errs.push(fieldErr.invalid(path.index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
+      errs.push(fieldErr.invalid(path, f, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
-  });
+  }
   return errs;
 }
 
@@ -112,6 +113,8 @@ export const namespaceResource = defineResource<Namespace>((names) => ({
       ns.status = { ...ns.status, phase: 'Terminating' };
     },
     holdsDeletion: (ns) => (ns.spec.finalizers ?? []).length > 0,
+    deletePendingConflict:
+      'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
   },
   subresources: {
     status: statusSubresource<Namespace>({

@@ -2,6 +2,7 @@
  * Secret (core/v1): base64 data with a type that fixes which keys it needs. `stringData` is
  * write-only: merged into `data` on every write and never stored.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiNames } from '../../../machinery/api-names.js';
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
@@ -41,7 +42,8 @@ export function secretTypes(names: ApiNames) {
 
 function dataSize(secret: Secret): number {
   let size = 0;
-  for (const [k, v] of Object.entries(secret.data ?? {})) size += k.length + Buffer.byteLength(v, 'base64');
+  // Only decoded values count toward the limit, as in Kubernetes.
+  for (const v of Object.values(secret.data ?? {})) size += Buffer.byteLength(v, 'base64');
   return size;
 }
 
@@ -138,7 +140,7 @@ export const secretResource = defineResource<Secret>((names) => ({
       if ((secret.type ?? '') !== (old.type ?? '')) errs.push(fieldErr.immutable('type', secret.type));
       if (old.immutable) {
         if (!secret.immutable) errs.push(fieldErr.forbidden('immutable', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(secret.data ?? {}) !== JSON.stringify(old.data ?? {})) errs.push(fieldErr.forbidden('data', 'field is immutable when `immutable` is set'));
+        if (!isDeepStrictEqual(secret.data ?? {}, old.data ?? {})) errs.push(fieldErr.forbidden('data', 'field is immutable when `immutable` is set'));
       }
       return errs;
     },
