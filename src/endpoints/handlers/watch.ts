@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
-import { parseFieldSelector } from '../../machinery/field-selector.js';
+import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
 import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
@@ -23,7 +23,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   const labels = q.labelSelector();
   let fields = q.fieldSelector(ep.def);
   if (info.name) {
-    const byName = parseFieldSelector(`metadata.name=${info.name.replace(/[\\,=]/g, (c) => `\\${c}`)}`);
+    const byName = parseFieldSelector(`metadata.name=${escapeFieldValue(info.name)}`);
     fields = fields ? parseFieldSelector(`${byName.toString()},${fields.toString()}`) : byName;
   }
   const timeoutSeconds = q.int('timeoutSeconds', { min: 0 }) ?? Math.floor(ep.settings.minRequestTimeoutSeconds * (1 + Math.random()));
