@@ -101,6 +101,7 @@ export class StoreReads {
       if (sem.kind === 'most-recent') await this.cache.syncWithStore(signal);
       else if (sem.kind === 'not-older-than') await this.cache.waitFresh(sem.revision, signal);
     } catch (e) {
+      if (signal.aborted) throw errors.timeout('the request ended while waiting for the requested resource version');
       throw this.storageError(e, '');
     }
   }
@@ -119,15 +120,19 @@ export class StoreReads {
     const limit = req.limit && req.limit > 0 ? req.limit : undefined;
     const prefix = this.scopePrefix(req.namespace);
     if (sem.kind === 'continue') return this.listFromStore(prefix, filter, limit, decodeContinue(sem.token), req.signal);
-    if (sem.kind === 'exact' && sem.revision !== this.cache.currentRevision) {
+    if (sem.kind === 'exact') {
+      // Wait for a version the cache has not seen yet; then serve it from the cache only if it is
+      // still the cache's version right now (no await between this check and the read).
       try {
         await this.cache.waitFresh(sem.revision, req.signal);
       } catch (e) {
+        if (req.signal.aborted) throw errors.timeout('the request ended while waiting for the requested resource version');
         throw this.storageError(e, '');
       }
       if (sem.revision !== this.cache.currentRevision) return this.listFromStore(prefix, filter, limit, { revision: sem.revision, start: '' }, req.signal);
+    } else {
+      await this.ready(sem, req.signal);
     }
-    await this.ready(sem, req.signal);
     const page = this.cache.list(this.prefix, prefix, filter, undefined, limit);
     return this.page(page.entries, page.revision, page.remaining, !!filter, limit);
   }
