@@ -48,6 +48,8 @@ export class StoreReads {
     protected readonly cache: WatchCache,
     /** The resource's key prefix, ending in '/'. */
     readonly prefix: string,
+    /** `meta.orch.io`: the group ListOptions belong to, named in their validation errors. */
+    protected readonly metaGroup: string,
   ) {}
 
   protected get gr(): GroupResource {
@@ -115,7 +117,7 @@ export class StoreReads {
   }
 
   async list(req: ListRequest): Promise<ListResult> {
-    const sem = listSemantics(req);
+    const sem = listSemantics(req, this.metaGroup);
     const filter = this.filterOf(req);
     const limit = req.limit && req.limit > 0 ? req.limit : undefined;
     const prefix = this.scopePrefix(req.namespace);
@@ -191,24 +193,25 @@ export class StoreReads {
    * kept history yields one ERROR event with a 410 Status, as Kubernetes streams it.
    */
   async watch(req: WatchRequest, bookmark: (revision: number, initialEventsEnd: boolean) => EncodedObject): Promise<AsyncIterable<WatchItem>> {
-    const plan = watchSemantics(req);
+    const plan = watchSemantics(req, this.metaGroup);
     const filter = this.filterOf(req) ?? (() => true);
     const prefix = this.scopePrefix(req.namespace);
     const start = plan.start;
     const bookmarks = !!req.allowWatchBookmarks;
-    const initialEventsEndBookmark = plan.sendInitialEvents
-      ? (revision: number): WatchItem => ({ type: 'BOOKMARK', object: bookmark(revision, true), revision })
-      : undefined;
-    if (start.kind === 'exact') {
+    if (start.kind === 'most-recent' || start.kind === 'not-older-than') await this.ready(start, req.signal);
+    if (!plan.initialEvents) {
+      // Start at Exact, or (sendInitialEvents=false) at the version the cache holds now.
+      const fromRevision = start.kind === 'exact' ? start.revision : this.cache.currentRevision;
       try {
-        return this.cache.watch(this.prefix, prefix, { fromRevision: start.revision, initial: false, filter, bookmarks, signal: req.signal });
+        return this.cache.watch(this.prefix, prefix, { fromRevision, initial: false, filter, bookmarks, signal: req.signal });
       } catch (e) {
         if (!(e instanceof WatchTooOldError)) throw e;
-        return this.watchFromStore(prefix, start.revision, filter, req.signal);
+        return this.watchFromStore(prefix, fromRevision, filter, req.signal);
       }
     }
-    if (start.kind === 'most-recent') await this.ready({ kind: 'most-recent' }, req.signal);
-    if (start.kind === 'not-older-than') await this.ready(start, req.signal);
+    const initialEventsEndBookmark = plan.initialEventsEndBookmark
+      ? (revision: number): WatchItem => ({ type: 'BOOKMARK', object: bookmark(revision, true), revision })
+      : undefined;
     return this.cache.watch(this.prefix, prefix, { initial: true, filter, bookmarks, signal: req.signal, ...(initialEventsEndBookmark ? { initialEventsEndBookmark } : {}) });
   }
 

@@ -31,6 +31,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   const sendInitialEvents = q.bool('sendInitialEvents');
   const rv = q.string('resourceVersion');
   const rvm = q.string('resourceVersionMatch');
+  const cont = q.string('continue');
 
   const stop = new AbortController();
   const signal = AbortSignal.any([ctx.signal, stop.signal]);
@@ -58,6 +59,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
         ...(rv !== undefined ? { resourceVersion: rv } : {}),
         ...(rvm !== undefined ? { resourceVersionMatch: rvm } : {}),
         ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+        ...(cont !== undefined ? { continue: cont } : {}),
       },
       bookmark,
     );
