@@ -26,7 +26,8 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     const byName = parseFieldSelector(`metadata.name=${escapeFieldValue(info.name)}`);
     fields = fields ? parseFieldSelector(`${byName.toString()},${fields.toString()}`) : byName;
   }
-  const timeoutSeconds = q.int('timeoutSeconds', { min: 0 }) ?? Math.floor(ep.settings.minRequestTimeoutSeconds * (1 + Math.random()));
+  // Like Kubernetes, an absent or zero timeoutSeconds means a random span of one to two minimum request timeouts.
+  const timeoutSeconds = q.int('timeoutSeconds', { min: 0 }) || Math.floor(ep.settings.minRequestTimeoutSeconds * (1 + Math.random()));
   const allowWatchBookmarks = q.bool('allowWatchBookmarks') ?? false;
   const sendInitialEvents = q.bool('sendInitialEvents');
   const rv = q.string('resourceVersion');
@@ -44,7 +45,6 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
       apiVersion,
       metadata: {
         resourceVersion: String(revision),
-        creationTimestamp: null,
         ...(initialEventsEnd ? { annotations: { [ep.names.key('initial-events-end')]: 'true' } } : {}),
       },
     });
