@@ -283,3 +283,17 @@ describe.each(BACKENDS)('watch (%s)', (_backend, opts) => {
     expect((await s.post(`/api/v1/watch/namespaces/${ns}/configmaps`, {})).status).toBe(405);
   });
 });
+
+describe('watch: default timeout', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ minRequestTimeoutSeconds: 1 });
+  });
+  afterAll(() => s.close());
+
+  it.each(['', '&timeoutSeconds=0'])('a watch with timeoutSeconds %j ends after the server default span', async (query) => {
+    const w = await s.watch(`${cmPath('default')}?watch=1${query}`);
+    await w.ended;
+    expect(w.status).toBe(200);
+  });
+});
