@@ -51,8 +51,12 @@ export function createResourceRouter(registry: ResourceRegistry, names: ApiNames
       throw info.name ? notFoundResource() : errors.methodNotAllowed();
     }
     if (info.parts.length > 3) throw notFoundResource();
+    // `/watch/...` makes any method a watch; only GET is served there.
+    if (info.verb === 'watch' && ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') throw errors.methodNotAllowed();
     let verbs: readonly Verb[] = def.verbs ?? ALL_VERBS;
     if (info.subresource) {
+      // Subresources are never watched: Kubernetes has no route for `/watch/.../{name}/{subresource}`.
+      if (info.verb === 'watch') throw notFoundResource();
       const sub = def.subresources?.[info.subresource];
       if (!sub) throw notFoundResource();
       verbs = sub.verbs;

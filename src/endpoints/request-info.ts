@@ -61,9 +61,10 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   }
   let verb = METHOD_VERBS[method.toUpperCase()];
   if (!verb) return nonResource;
-  let legacyWatch = false;
+  // The deprecated `/watch/` prefix: the verb is watch whatever follows.
   if (rest[0] === 'watch') {
-    legacyWatch = true;
+    // `/watch` alone names no resource: Kubernetes treats it as a non-resource path.
+    if (rest.length < 2) return nonResource;
     verb = 'watch';
     rest = rest.slice(1);
   }
@@ -99,6 +100,5 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
     info.verb = 'watch';
   }
   if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
-  if (legacyWatch && info.subresource) info.subresource = '';
   return info;
 }

@@ -1,6 +1,8 @@
 /**
  * Field selectors (`fieldSelector`): `field=value`, `field==value`, `field!=value`, comma-separated,
- * with `\` escaping. Which fields a kind supports is the kind's business; this only parses and matches.
+ * with `\` escaping `\`, `,` and `=` in values, read as Kubernetes' fields.ParseSelector reads them
+ * (no trimming, empty terms skipped). Which fields a kind supports is the kind's business; this
+ * only parses and matches.
  */
 export interface FieldRequirement {
   field: string;
@@ -19,26 +21,41 @@ export interface FieldSelector {
 
 export class FieldSelectorParseError extends Error {}
 
-function splitUnescaped(input: string, sep: string): string[] {
+/** Splits at commas that are not escaped; a backslash escapes the character after it. */
+function splitTerms(input: string): string[] {
   const parts: string[] = [];
-  let current = '';
+  let start = 0;
+  let escaped = false;
   for (let i = 0; i < input.length; i++) {
     const c = input[i] as string;
-    if (c === '\\' && i + 1 < input.length) {
-      current += c + (input[i + 1] as string);
-      i++;
-    } else if (c === sep) {
-      parts.push(current);
-      current = '';
-    } else {
-      current += c;
+    if (escaped) escaped = false;
+    else if (c === '\\') escaped = true;
+    else if (c === ',') {
+      parts.push(input.slice(start, i));
+      start = i + 1;
     }
   }
-  parts.push(current);
+  parts.push(input.slice(start));
   return parts;
 }
 
-function unescape(value: string, whole: string): string {
+const OPERATORS = ['!=', '==', '='] as const;
+
+/**
+ * Splits a term at the first place an operator starts (field names have no escapes), trying
+ * `!=`, then `==`, then `=` there: `a=b!=c` is `a` = `b!=c`, as Kubernetes reads it.
+ */
+function splitTerm(term: string): [string, (typeof OPERATORS)[number], string] | undefined {
+  for (let i = 0; i < term.length; i++) {
+    for (const op of OPERATORS) {
+      if (term.startsWith(op, i)) return [term.slice(0, i), op, term.slice(i + op.length)];
+    }
+  }
+  return undefined;
+}
+
+/** Removes the escapes of `\\`, `\,` and `\=`; any other escape, or a bare `,` or `=`, is an error. */
+export function unescapeFieldValue(value: string): string {
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const c = value[i] as string;
@@ -49,33 +66,28 @@ function unescape(value: string, whole: string): string {
         i++;
         continue;
       }
-      throw new FieldSelectorParseError(`invalid field selector: '${whole}': invalid escape sequence`);
+      throw new FieldSelectorParseError(`invalid field selector: invalid escape sequence: \\${n ?? ''}`);
     }
-    if (c === ',' || c === '=') throw new FieldSelectorParseError(`invalid field selector: '${whole}': unescaped '${c}' in value`);
+    if (c === ',' || c === '=') throw new FieldSelectorParseError(`invalid field selector: unescaped character in value: ${c}`);
     out += c;
   }
   return out;
 }
 
+/** Escapes a value so that it can stand on the right of a field selector term. */
+export function escapeFieldValue(value: string): string {
+  return value.replace(/[\\,=]/g, (c) => `\\${c}`);
+}
+
+/** Parses a field selector; empty terms are skipped. Throws FieldSelectorParseError. */
 export function parseFieldSelector(input: string): FieldSelector {
   const requirements: FieldRequirement[] = [];
-  const trimmed = input.trim();
-  if (trimmed !== '') {
-    for (const part of splitUnescaped(trimmed, ',')) {
-      let match: RegExpMatchArray | null = null;
-      // The first operator wins: `!=`, then `==`, then `=`.
-      for (const op of ['!=', '==', '=']) {
-        const at = indexOfUnescaped(part, op);
-        if (at > 0) {
-          match = [part, part.slice(0, at), op, part.slice(at + op.length)];
-          break;
-        }
-      }
-      if (!match) throw new FieldSelectorParseError(`invalid selector: '${input}'; can't understand '${part}'`);
-      const field = (match[1] as string).trim();
-      const op = match[2] === '!=' ? '!=' : '=';
-      requirements.push({ field, operator: op, value: unescape(match[3] as string, input) });
-    }
+  for (const part of splitTerms(input)) {
+    if (part === '') continue;
+    const term = splitTerm(part);
+    if (!term) throw new FieldSelectorParseError(`invalid selector: '${input}'; can't understand '${part}'`);
+    const [field, op, raw] = term;
+    requirements.push({ field, operator: op === '!=' ? '!=' : '=', value: unescapeFieldValue(raw) });
   }
   return {
     requirements,
@@ -86,17 +98,6 @@ export function parseFieldSelector(input: string): FieldSelector {
         return r.operator === '=' ? actual === r.value : actual !== r.value;
       }),
     exactValue: (field) => requirements.find((r) => r.field === field && r.operator === '=')?.value,
-    toString: () => requirements.map((r) => `${r.field}${r.operator}${r.value}`).join(','),
+    toString: () => requirements.map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`).join(','),
   };
-}
-
-function indexOfUnescaped(s: string, needle: string): number {
-  for (let i = 0; i <= s.length - needle.length; i++) {
-    if (s[i] === '\\') {
-      i++;
-      continue;
-    }
-    if (s.startsWith(needle, i)) return i;
-  }
-  return -1;
 }

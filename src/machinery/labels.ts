@@ -27,13 +27,15 @@ type Token =
   | { kind: '(' | ')' | ',' | 'end' };
 
 const SPECIAL = new Set(['=', '!', '(', ')', ',', '<', '>']);
+/** Kubernetes' selector whitespace; any other character (a no-break space, say) is part of an identifier. */
+const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 function lex(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < input.length) {
     const c = input[i] as string;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+    if (isSpace(c)) {
       i++;
     } else if (c === '(' || c === ')' || c === ',') {
       tokens.push({ kind: c });
@@ -59,7 +61,8 @@ function lex(input: string): Token[] {
       i++;
     } else {
       let j = i;
-      while (j < input.length && !SPECIAL.has(input[j] as string) && !/\s/.test(input[j] as string)) j++;
+      // Stops only where the loop above makes progress, so every iteration consumes input.
+      while (j < input.length && !SPECIAL.has(input[j] as string) && !isSpace(input[j] as string)) j++;
       tokens.push({ kind: 'id', text: input.slice(i, j) });
       i = j;
     }
@@ -79,13 +82,21 @@ function validateKey(key: string): void {
   if (errs.length) throw new SelectorParseError(`unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${errs.join('; ')}`);
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Go's strconv.ParseInt(s, 10, 64): optional sign, decimal digits, within int64. */
+function parseInt64(s: string): bigint | undefined {
+  if (!/^[+-]?\d+$/.test(s)) return undefined;
+  const n = BigInt(s);
+  return n < INT64_MIN || n > INT64_MAX ? undefined : n;
+}
+
 function validateValue(key: string, value: string, op: Operator): void {
-  if (op === 'gt' || op === 'lt') {
-    if (!/^-?\d+$/.test(value)) {
-      throw new SelectorParseError(`unable to parse requirement: values[0]: Invalid value: ${JSON.stringify(value)}: for 'Gt', 'Lt' operators, the value must be an integer`);
-    }
-    return;
+  if ((op === 'gt' || op === 'lt') && parseInt64(value) === undefined) {
+    throw new SelectorParseError(`unable to parse requirement: values[0]: Invalid value: ${JSON.stringify(value)}: for 'Gt', 'Lt' operators, the value must be an integer`);
   }
+  // Like Kubernetes, the bound of `>`/`<` must also be a valid label value (so `a>-1` is refused).
   const errs = isValidLabelValue(value);
   if (errs.length) {
     throw new SelectorParseError(`unable to parse requirement: values[0][${key}]: Invalid value: ${JSON.stringify(value)}: ${errs.join('; ')}`);
@@ -160,6 +171,8 @@ export function parseLabelSelector(input: string): LabelSelector {
     const sep = next();
     if (sep.kind === 'end') break;
     if (sep.kind !== ',') throw new SelectorParseError(`found ${describe(sep)}, expected: ',' or 'end of string'`);
+    const after = peek();
+    if (after.kind !== 'id' && !(after.kind === 'op' && after.text === '!')) throw new SelectorParseError(`found ${describe(after)}, expected: identifier after ','`);
   }
   return compileSelector(requirements);
 }
@@ -199,9 +212,9 @@ function matchOne(r: Requirement, labels: Readonly<Record<string, string>> | und
       return !has;
     case 'gt':
     case 'lt': {
-      if (!has || !/^-?\d+$/.test(value as string)) return false;
-      const actual = Number(value);
-      const bound = Number(r.values[0]);
+      const actual = has ? parseInt64(value as string) : undefined;
+      const bound = parseInt64(r.values[0] ?? '');
+      if (actual === undefined || bound === undefined) return false;
       return r.operator === 'gt' ? actual > bound : actual < bound;
     }
   }

@@ -69,7 +69,7 @@ export class GenericStore extends StoreReads {
   private readonly admission: Admission;
 
   constructor(deps: GenericStoreDeps) {
-    super(deps.def, deps.kv, deps.cache, deps.prefix);
+    super(deps.def, deps.kv, deps.cache, deps.prefix, deps.names.metaGroup);
     this.def = deps.def;
     this.names = deps.names;
     this.admission = deps.admission;

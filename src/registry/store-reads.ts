@@ -48,6 +48,8 @@ export class StoreReads {
     protected readonly cache: WatchCache,
     /** The resource's key prefix, ending in '/'. */
     readonly prefix: string,
+    /** `meta.orch.io`: the group ListOptions belong to, named in their validation errors. */
+    protected readonly metaGroup: string,
   ) {}
 
   protected get gr(): GroupResource {
@@ -101,6 +103,7 @@ export class StoreReads {
       if (sem.kind === 'most-recent') await this.cache.syncWithStore(signal);
       else if (sem.kind === 'not-older-than') await this.cache.waitFresh(sem.revision, signal);
     } catch (e) {
+      if (signal.aborted) throw errors.timeout('the request ended while waiting for the requested resource version');
       throw this.storageError(e, '');
     }
   }
@@ -114,20 +117,24 @@ export class StoreReads {
   }
 
   async list(req: ListRequest): Promise<ListResult> {
-    const sem = listSemantics(req);
+    const sem = listSemantics(req, this.metaGroup);
     const filter = this.filterOf(req);
     const limit = req.limit && req.limit > 0 ? req.limit : undefined;
     const prefix = this.scopePrefix(req.namespace);
     if (sem.kind === 'continue') return this.listFromStore(prefix, filter, limit, decodeContinue(sem.token), req.signal);
-    if (sem.kind === 'exact' && sem.revision !== this.cache.currentRevision) {
+    if (sem.kind === 'exact') {
+      // Wait for a version the cache has not seen yet; then serve it from the cache only if it is
+      // still the cache's version right now (no await between this check and the read).
       try {
         await this.cache.waitFresh(sem.revision, req.signal);
       } catch (e) {
+        if (req.signal.aborted) throw errors.timeout('the request ended while waiting for the requested resource version');
         throw this.storageError(e, '');
       }
       if (sem.revision !== this.cache.currentRevision) return this.listFromStore(prefix, filter, limit, { revision: sem.revision, start: '' }, req.signal);
+    } else {
+      await this.ready(sem, req.signal);
     }
-    await this.ready(sem, req.signal);
     const page = this.cache.list(this.prefix, prefix, filter, undefined, limit);
     return this.page(page.entries, page.revision, page.remaining, !!filter, limit);
   }
@@ -186,24 +193,25 @@ export class StoreReads {
    * kept history yields one ERROR event with a 410 Status, as Kubernetes streams it.
    */
   async watch(req: WatchRequest, bookmark: (revision: number, initialEventsEnd: boolean) => EncodedObject): Promise<AsyncIterable<WatchItem>> {
-    const plan = watchSemantics(req);
+    const plan = watchSemantics(req, this.metaGroup);
     const filter = this.filterOf(req) ?? (() => true);
     const prefix = this.scopePrefix(req.namespace);
     const start = plan.start;
     const bookmarks = !!req.allowWatchBookmarks;
-    const initialEventsEndBookmark = plan.sendInitialEvents
-      ? (revision: number): WatchItem => ({ type: 'BOOKMARK', object: bookmark(revision, true), revision })
-      : undefined;
-    if (start.kind === 'exact') {
+    if (start.kind === 'most-recent' || start.kind === 'not-older-than') await this.ready(start, req.signal);
+    if (!plan.initialEvents) {
+      // Start at Exact, or (sendInitialEvents=false) at the version the cache holds now.
+      const fromRevision = start.kind === 'exact' ? start.revision : this.cache.currentRevision;
       try {
-        return this.cache.watch(this.prefix, prefix, { fromRevision: start.revision, initial: false, filter, bookmarks, signal: req.signal });
+        return this.cache.watch(this.prefix, prefix, { fromRevision, initial: false, filter, bookmarks, signal: req.signal });
       } catch (e) {
         if (!(e instanceof WatchTooOldError)) throw e;
-        return this.watchFromStore(prefix, start.revision, filter, req.signal);
+        return this.watchFromStore(prefix, fromRevision, filter, req.signal);
       }
     }
-    if (start.kind === 'most-recent') await this.ready({ kind: 'most-recent' }, req.signal);
-    if (start.kind === 'not-older-than') await this.ready(start, req.signal);
+    const initialEventsEndBookmark = plan.initialEventsEndBookmark
+      ? (revision: number): WatchItem => ({ type: 'BOOKMARK', object: bookmark(revision, true), revision })
+      : undefined;
     return this.cache.watch(this.prefix, prefix, { initial: true, filter, bookmarks, signal: req.signal, ...(initialEventsEndBookmark ? { initialEventsEndBookmark } : {}) });
   }
 

@@ -21,6 +21,7 @@ export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info
   const cont = q.string('continue');
   const rv = q.string('resourceVersion');
   const rvm = q.string('resourceVersionMatch');
+  const sendInitialEvents = q.bool('sendInitialEvents');
   const result = await withRequestTimeout(ctx, timeoutSeconds, (signal) =>
     ep.store.list({
       namespace: info.namespace,
@@ -31,6 +32,7 @@ export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info
       ...(cont !== undefined ? { continue: cont } : {}),
       ...(rv !== undefined ? { resourceVersion: rv } : {}),
       ...(rvm !== undefined ? { resourceVersionMatch: rvm } : {}),
+      ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
     }),
   );
   const pretty = isPretty(ctx);

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
-import { parseFieldSelector } from '../../machinery/field-selector.js';
+import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
 import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
@@ -23,14 +23,16 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   const labels = q.labelSelector();
   let fields = q.fieldSelector(ep.def);
   if (info.name) {
-    const byName = parseFieldSelector(`metadata.name=${info.name.replace(/[\\,=]/g, (c) => `\\${c}`)}`);
+    const byName = parseFieldSelector(`metadata.name=${escapeFieldValue(info.name)}`);
     fields = fields ? parseFieldSelector(`${byName.toString()},${fields.toString()}`) : byName;
   }
-  const timeoutSeconds = q.int('timeoutSeconds', { min: 0 }) ?? Math.floor(ep.settings.minRequestTimeoutSeconds * (1 + Math.random()));
+  // Like Kubernetes, an absent or zero timeoutSeconds means a random span of one to two minimum request timeouts.
+  const timeoutSeconds = q.int('timeoutSeconds', { min: 0 }) || Math.floor(ep.settings.minRequestTimeoutSeconds * (1 + Math.random()));
   const allowWatchBookmarks = q.bool('allowWatchBookmarks') ?? false;
   const sendInitialEvents = q.bool('sendInitialEvents');
   const rv = q.string('resourceVersion');
   const rvm = q.string('resourceVersionMatch');
+  const cont = q.string('continue');
 
   const stop = new AbortController();
   const signal = AbortSignal.any([ctx.signal, stop.signal]);
@@ -43,7 +45,6 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
       apiVersion,
       metadata: {
         resourceVersion: String(revision),
-        creationTimestamp: null,
         ...(initialEventsEnd ? { annotations: { [ep.names.key('initial-events-end')]: 'true' } } : {}),
       },
     });
@@ -58,6 +59,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
         ...(rv !== undefined ? { resourceVersion: rv } : {}),
         ...(rvm !== undefined ? { resourceVersionMatch: rvm } : {}),
         ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+        ...(cont !== undefined ? { continue: cont } : {}),
       },
       bookmark,
     );

@@ -328,7 +328,8 @@ export class WatchCache {
   private sendBookmarks(): void {
     for (const res of this.resources) {
       for (const w of res.watchers) {
-        if (w.bookmarks && w.queue.size === 0) w.queue.push(bookmarkItem(this.revision));
+        // A watch that starts at a future version must not be told of an older one.
+        if (w.bookmarks && w.queue.size === 0 && this.revision >= w.minRevision) w.queue.push(bookmarkItem(this.revision));
       }
     }
   }
