@@ -79,7 +79,7 @@ describe('list: document 1 table, every cell', () => {
     expect(e.message).toBe('specifying resource version is not allowed when using continue');
   });
 
-  // The invalid cells: 422 Invalid ListOptions, as Kubernetes validates them.
+  // The invalid cells: 400 with the ListOptions validation text, as Kubernetes validates them.
   const invalid: [string, ListParams, string[]][] = [
     ['Exact without resourceVersion', { resourceVersionMatch: 'Exact' }, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided']],
     ['Exact without resourceVersion, with limit', { resourceVersionMatch: 'Exact', limit: 5 }, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided']],
@@ -105,11 +105,11 @@ describe('list: document 1 table, every cell', () => {
       ],
     ],
   ];
-  it.each(invalid)('%s → 422 Invalid ListOptions', (_name, p, messages) => {
+  it.each(invalid)('%s → 400 with the ListOptions validation text', (_name, p, messages) => {
     const e = failure(() => listSemantics(p, META));
-    expect(e.code).toBe(422);
-    expect(e.reason).toBe('Invalid');
-    expect(e.status.details).toMatchObject({ group: META, kind: 'ListOptions', name: '' });
+    expect(e.code).toBe(400);
+    expect(e.reason).toBe('BadRequest');
+    expect(e.status.details).toMatchObject({ group: META, kind: 'ListOptions' });
     const summary = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
     expect(e.message).toBe(`ListOptions.${META} "" is invalid: ${summary}`);
     expect(e.status.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual(messages);
@@ -172,10 +172,10 @@ describe('watch: document 1 table and streaming lists', () => {
     ],
     [{ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', continue: 'x' }, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided']],
   ];
-  it.each(invalid)('%j → 422 Invalid ListOptions', (p, messages) => {
+  it.each(invalid)('%j → 400 with the ListOptions validation text', (p, messages) => {
     const e = failure(() => watchSemantics(p, META));
-    expect(e.code).toBe(422);
-    expect(e.reason).toBe('Invalid');
+    expect(e.code).toBe(400);
+    expect(e.reason).toBe('BadRequest');
     expect(e.status.details).toMatchObject({ group: META, kind: 'ListOptions' });
     expect(e.status.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual(messages);
   });

@@ -182,9 +182,9 @@ describe.each(BACKENDS)('list (%s)', (_backend, opts) => {
     expect(r.text).toContain('kind: ConfigMapList');
   });
 
-  it('refuses sendInitialEvents on a list with 422', async () => {
+  it('refuses sendInitialEvents on a list with 400', async () => {
     const r = await s.get(`${cmPath('alpha')}?sendInitialEvents=true`);
-    expect(r.status).toBe(422);
+    expect(r.status).toBe(400);
     expect(r.body.message).toContain('sendInitialEvents is forbidden for list');
   });
 });

@@ -62,7 +62,7 @@ describe.each(BACKENDS)('get with resourceVersion (%s)', (_backend, opts) => {
       status: 'Failure',
       message: 'configmaps "x" not found',
       reason: 'NotFound',
-      details: { name: 'x', group: '', kind: 'configmaps' },
+      details: { name: 'x', kind: 'configmaps' },
       code: 404,
     });
     for (const rv of ['0', String(await currentRv(s))]) {
@@ -220,10 +220,10 @@ describe.each(BACKENDS)('list with resourceVersion and resourceVersionMatch (%s)
     ['resourceVersionMatch=Exact&resourceVersion=0', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
     ['resourceVersionMatch=Exact&resourceVersion=0&limit=1', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
     ['resourceVersionMatch=Latest&resourceVersion=1', 'resourceVersionMatch: Unsupported value: "Latest": supported values: "Exact", "NotOlderThan", ""'],
-  ])('invalid cell %s: 422 Invalid ListOptions', async (query, message) => {
+  ])('invalid cell %s: 400 with the ListOptions validation text', async (query, message) => {
     const r = await s.get(`${cmPath('rv')}?${query}`);
-    expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422, details: { group: 'meta.orch.io', kind: 'ListOptions' } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, details: { group: 'meta.orch.io', kind: 'ListOptions' } });
     expect(r.body.message).toContain('ListOptions.meta.orch.io "" is invalid');
     expect(r.body.message).toContain(message);
   });

@@ -261,9 +261,9 @@ describe.each(BACKENDS)('watch (%s)', (_backend, opts) => {
   });
 
   it.each([
-    ['resourceVersionMatch=NotOlderThan&resourceVersion=1', 422, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
-    ['sendInitialEvents=true', 422, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
-    ['sendInitialEvents=true&resourceVersionMatch=Exact', 422, 'Unsupported value: "Exact"'],
+    ['resourceVersionMatch=NotOlderThan&resourceVersion=1', 400, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
+    ['sendInitialEvents=true', 400, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
+    ['sendInitialEvents=true&resourceVersionMatch=Exact', 400, 'Unsupported value: "Exact"'],
     ['resourceVersion=abc', 400, 'invalid resourceVersion "abc"'],
     ['labelSelector=a%20in%20(', 400, 'unable to parse'],
     ['fieldSelector=spec.x%3Dy', 400, 'field label not supported: spec.x'],
