@@ -101,14 +101,7 @@ async function main(): Promise<void> {
     fail((e as Error).message);
   }
   const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
-  mkdirSync(dataDir, { recursive: true });
-  const kubeconfigPath = join(dataDir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
-  process.stdout.write(
-    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
-      `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
-      server.kubeconfig(),
-  );
+  // Handle signals before announcing the address: whoever reads the announcement may stop us at once.
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -121,6 +114,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  mkdirSync(dataDir, { recursive: true });
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
+  process.stdout.write(
+    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+      `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
+      server.kubeconfig(),
+  );
 }
 
 void main();
