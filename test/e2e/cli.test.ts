@@ -48,6 +48,8 @@ describe.concurrent('flags that end at once', () => {
     [['--no-such-flag'], /no-such-flag/],
     [['positional'], /positional/],
     [['--port', 'eighty'], /--port must be a non-negative integer/],
+    [['--port', '70000'], /--port must be at most 65535/],
+    [['--api-domain=Orch_IO'], /--api-domain must be a lowercase DNS name/],
     [['--storage-backend=postgres'], /--storage-backend must be sqlite or memory/],
     [['--log-level=loud'], /--log-level/],
     [['--watch-history=soon'], /--watch-history/],
@@ -86,6 +88,15 @@ describe.concurrent('startup', () => {
     const r = await httpCall(s.url, 'GET', '/api/v1/namespaces');
     expect(r.status).toBe(200);
     expect(r.body.items.map((n: any) => n.metadata.name)).toContain('orch-system');
+  });
+
+  it('a port in use is no usage error: exit 1 with the cause', async () => {
+    const s = await serve([]);
+    const dir = tempDir();
+    cleanup.push(dir);
+    const r = await runCli(['--port', String(s.port), '--data-dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot start: .*EADDRINUSE/);
   });
 
   it('stops cleanly on SIGTERM', async () => {
