@@ -3,6 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createApiNames } from './machinery/api-names.js';
+import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { DEFAULTS, parseDuration } from './server/options.js';
 import { PACKAGE_VERSION } from './server/package-version.js';
@@ -82,33 +84,39 @@ async function main(): Promise<void> {
       fail(`--watch-history: ${(e as Error).message}`);
     }
   }
+  // Flags checked here exit 2 like every other usage error; createServer's own failures (a port in use,
+  // an unreadable store) are not the caller's typing mistakes and exit 1.
+  const apiDomain = v['api-domain'] ?? DEFAULTS.apiDomain;
+  try {
+    createApiNames(apiDomain);
+    parseRuntimeConfig(v['runtime-config']);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const port = intFlag('port', v.port, 8080);
+  if (port > 65535) fail(`--port must be at most 65535, not ${port}`);
+  const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
   let server;
   try {
     server = await createServer({
       bindAddress: v['bind-address'] ?? DEFAULTS.bindAddress,
-      port: intFlag('port', v.port, 8080),
+      port,
       dataDir,
       storageBackend: backend,
-      apiDomain: v['api-domain'] ?? DEFAULTS.apiDomain,
+      apiDomain,
       ...(v['runtime-config'] !== undefined ? { runtimeConfig: v['runtime-config'] } : {}),
       watchHistoryMs,
-      maxRequestBodyBytes: intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes),
+      maxRequestBodyBytes,
       logLevel: logLevel as 'info',
     });
   } catch (e) {
-    fail((e as Error).message);
+    process.stderr.write(`orch-apiserver: cannot start: ${(e as Error).message}\n`);
+    process.exit(1);
   }
   const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
-  mkdirSync(dataDir, { recursive: true });
-  const kubeconfigPath = join(dataDir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
-  process.stdout.write(
-    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
-      `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
-      server.kubeconfig(),
-  );
+  // Handle signals before announcing the address: whoever reads the announcement may stop us at once.
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -121,6 +129,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  mkdirSync(dataDir, { recursive: true });
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
+  process.stdout.write(
+    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+      `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
+      server.kubeconfig(),
+  );
 }
 
 void main();

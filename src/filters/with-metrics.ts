@@ -1,6 +1,7 @@
 /** Counts every request and observes the latency of short ones, labelled as Kubernetes labels them. */
 import type { Filter } from '../http/context.js';
 import type { RequestContext } from '../endpoints/request-context.js';
+import { toStatus } from '../machinery/errors.js';
 import type { ApiMetrics } from '../server/metrics.js';
 
 const KNOWN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics', '/version', '/api', '/apis', '/openapi/v2', '/openapi/v3']);
@@ -26,8 +27,14 @@ function metricsVerb(ctx: RequestContext): string {
 export function withMetrics(metrics: ApiMetrics): Filter<RequestContext> {
   return async (ctx, next) => {
     metrics.inflight.inc();
+    // A thrown error is written as a Status by the outer recovery filter, after this one has counted;
+    // count the code that Status will carry, not the 200 the untouched response still shows.
+    let thrown: { error: unknown } | undefined;
     try {
       await next();
+    } catch (error) {
+      thrown = { error };
+      throw error;
     } finally {
       metrics.inflight.dec();
       const { info } = ctx;
@@ -52,7 +59,7 @@ export function withMetrics(metrics: ApiMetrics): Filter<RequestContext> {
             scope: '',
             component: 'apiserver',
           };
-      const code = String(ctx.statusCode ?? ctx.res.statusCode);
+      const code = String(thrown && !ctx.res.headersSent ? toStatus(thrown.error).code : (ctx.statusCode ?? ctx.res.statusCode));
       metrics.requests.inc({ ...labels, code });
       if (!ctx.longRunning) {
         metrics.latency.observe(labels, Number(process.hrtime.bigint() - ctx.startedAt) / 1e9);
