@@ -50,6 +50,17 @@ const machine = {
   loadAtStart: loadavg()[0],
 };
 const rows = [];
+/** Seconds each section took, for the JSON (and for keeping the full run near five minutes). */
+const sectionSeconds = {};
+async function timed(label, fn) {
+  log(`${label}…`);
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    sectionSeconds[label] = Math.round((Date.now() - t0) / 100) / 10;
+  }
+}
 const record = (row) => {
   const summary = summarize(row.values);
   const base = row.baseline ? { ...row.baseline, ...summarize(row.baseline.values) } : undefined;
@@ -87,7 +98,7 @@ function report(complete) {
   const dir = join(ROOT, '.bench');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'results.json');
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), mode, only: args.only ?? null, complete, machine, config: cfg, rows: sorted }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), mode, only: args.only ?? null, complete, machine, config: cfg, sectionSeconds, rows: sorted }, null, 2)}\n`);
   log(`\nresults written to ${file}`);
 }
 
@@ -112,22 +123,13 @@ try {
     if (sections.length) {
       const server = await startServer(backend);
       try {
-        for (const [name, fn] of sections) {
-          log(`${name} (${backend})…`);
-          await fn({ cfg, server, baseline, backend, record, log });
-        }
+        for (const [name, fn] of sections) await timed(`${name}:${backend}`, () => fn({ cfg, server, baseline, backend, record, log }));
       } finally {
         await server.stop();
       }
     }
-    if (selected('list-rss', backend)) {
-      log(`list-rss (${backend})…`);
-      await benchBulk({ cfg, baseline, backend, record, log });
-    }
-    if (selected('ready', backend)) {
-      log(`ready (${backend})…`);
-      await benchReady({ cfg, backend, record, log });
-    }
+    if (selected('list-rss', backend)) await timed(`list-rss:${backend}`, () => benchBulk({ cfg, baseline, backend, record, log }));
+    if (selected('ready', backend)) await timed(`ready:${backend}`, () => benchReady({ cfg, backend, record, log }));
   }
 } catch (e) {
   log(`bench failed: ${e?.stack ?? e}`);

@@ -10,10 +10,13 @@ export const ROOT = join(here, '..', '..');
 export const MAIN = join(ROOT, 'dist', 'main.js');
 const BASELINE = join(here, '..', 'baseline-http.mjs');
 
-/** Every child still running, so that an abort or a crash of the runner takes them along. */
-const live = new Set();
+/** Every child still running (with its cleanup), so that an abort or a crash of the runner takes them along. */
+const live = new Map();
 export function killAll() {
-  for (const p of live) p.kill('SIGKILL');
+  for (const [p, cleanup] of live) {
+    p.kill('SIGKILL');
+    cleanup?.();
+  }
   live.clear();
 }
 
@@ -48,6 +51,7 @@ function awaitLine(proc, re, ms, what) {
 }
 
 function stopper(proc, cleanup) {
+  live.set(proc, cleanup);
   let stopping;
   return () =>
     (stopping ??= new Promise((resolve) => {
@@ -74,7 +78,6 @@ export async function startServer(backend, { timeoutMs = 30_000 } = {}) {
   const proc = spawn(process.execPath, [MAIN, '--port', '0', '--data-dir', dataDir, '--storage-backend', backend, '--log-level', 'silent'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  live.add(proc);
   const stop = stopper(proc, () => rmSync(dataDir, { recursive: true, force: true }));
   try {
     const m = await awaitLine(proc, /serving (http:\/\/\S+)/, timeoutMs, `orch-apiserver (${backend})`);
@@ -93,7 +96,6 @@ export async function startServer(backend, { timeoutMs = 30_000 } = {}) {
 export async function startBaseline({ timeoutMs = 10_000 } = {}) {
   const started = process.hrtime.bigint();
   const proc = fork(BASELINE, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  live.add(proc);
   const stop = stopper(proc);
   try {
     const m = await awaitLine(proc, /listening (http:\/\/\S+)/, timeoutMs, 'baseline server');
