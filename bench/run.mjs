@@ -20,8 +20,8 @@ import { benchReady } from './sections/ready.mjs';
 import { benchWatch } from './sections/watch.mjs';
 
 const CONFIGS = {
-  full: { rounds: 5, warmupMs: 300, durationMs: 1000, watchEvents1: 100, watchEvents1000: 20, objects: 10_000, bulkRounds: 3, listReps: 5, readyRounds: 5, fillDeadlineMs: 120_000, maxMs: 10 * 60_000 },
-  quick: { rounds: 2, warmupMs: 200, durationMs: 500, watchEvents1: 40, watchEvents1000: 8, objects: 10_000, bulkRounds: 1, listReps: 3, readyRounds: 2, fillDeadlineMs: 120_000, maxMs: 5 * 60_000 },
+  full: { rounds: 7, watchRounds: 5, warmupMs: 200, durationMs: 600, watchEvents1: 100, watchEvents1000: 20, objects: 10_000, bulkRounds: 3, listReps: 5, readyRounds: 5, fillDeadlineMs: 120_000, maxMs: 10 * 60_000 },
+  quick: { rounds: 3, watchRounds: 2, warmupMs: 150, durationMs: 400, watchEvents1: 40, watchEvents1000: 8, objects: 10_000, bulkRounds: 1, listReps: 3, readyRounds: 2, fillDeadlineMs: 120_000, maxMs: 5 * 60_000 },
 };
 const BACKENDS = ['sqlite', 'memory'];
 
@@ -90,7 +90,7 @@ function report(complete) {
   const header = [
     `orch-apiserver bench (${mode}${args.only ? `, --only=${args.only}` : ''}${complete ? '' : ', INCOMPLETE'}): node ${machine.node}, ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.platform}`,
     `Loopback; server and baselines each in their own process. Each figure: median of its rounds, with min and max;`,
-    `throughputs ran ${cfg.durationMs} ms per round after ${cfg.warmupMs} ms of warm-up, ${cfg.rounds} rounds. ratio = median / baseline median`,
+    `throughputs ran ${cfg.durationMs} ms per round after ${cfg.warmupMs} ms of warm-up, ${cfg.rounds} rounds, server and baseline alternating. ratio = median / baseline median`,
     `(req/s and /s: higher is better; ms and MiB: lower is better). 1-minute load average: ${machine.loadAtStart.toFixed(1)} at start, ${machine.loadAtEnd.toFixed(1)} at end.`,
   ].join('\n');
   const legend = ['Baselines:', ...[...baselines].map(([m, what]) => `  ${m}: ${what}`)].join('\n');

@@ -1,6 +1,7 @@
 /**
  * Time to ready: the CLI process from spawn to the printed URL (baseline: a bare node:http process,
- * spawn to its URL), and `await createServer()` in a fresh process (baseline: http.createServer().listen()).
+ * spawn to its URL), and `await createServer()` in a fresh process, module loading apart (baseline:
+ * http.createServer().listen() in another fresh process).
  */
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -9,6 +10,11 @@ import { promisify } from 'node:util';
 import { ROOT, startBaseline, startServer, tempDir } from '../lib/procs.mjs';
 
 const run = promisify(execFile);
+
+async function inProcess(...args) {
+  const { stdout } = await run(process.execPath, [join(ROOT, 'bench', 'ready-inproc.mjs'), ...args], { timeout: 30_000 });
+  return JSON.parse(stdout);
+}
 
 export async function benchReady({ cfg, backend, record }) {
   const cli = [];
@@ -25,11 +31,10 @@ export async function benchReady({ cfg, backend, record }) {
     await b.stop();
     const dir = tempDir('ready');
     try {
-      const { stdout } = await run(process.execPath, [join(ROOT, 'bench', 'ready-inproc.mjs'), backend, dir], { timeout: 30_000 });
-      const r = JSON.parse(stdout);
-      inproc.push(r.createServerMs);
-      inprocBase.push(r.bareListenMs);
+      const r = await inProcess(backend, dir);
+      inproc.push(r.readyMs);
       imports.push(r.importMs);
+      inprocBase.push((await inProcess('bare')).readyMs);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -47,8 +52,8 @@ export async function benchReady({ cfg, backend, record }) {
     measure: 'time to ready, createServer() (ms)',
     backend,
     values: inproc,
-    baseline: { what: 'http.createServer().listen() in the same process', values: inprocBase },
+    baseline: { what: 'http.createServer().listen() in a fresh process', values: inprocBase },
     lowerIsBetter: true,
-    extra: { importDistMs: imports },
   });
+  record({ id: 'ready.import', measure: 'import of dist/index.js (ms)', backend, values: imports, lowerIsBetter: true });
 }

@@ -107,7 +107,7 @@ export async function benchWatch({ cfg, server, baseline, backend, record }) {
     [1000, cfg.watchEvents1000],
   ]) {
     const p = { server: { p50: [], p99: [] }, base: { p50: [], p99: [] } };
-    for (let r = 0; r < cfg.rounds; r++) {
+    for (let r = 0; r < cfg.watchRounds; r++) {
       const list = await expectStatus(server.url, { path: `${createPath}?limit=1` }, 200);
       const rv = JSON.parse(list.body.toString()).metadata.resourceVersion;
       const runs = [
