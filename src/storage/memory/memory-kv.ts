@@ -184,9 +184,11 @@ class MemoryKV implements RevisionedKV {
           break;
         }
       }
-      const kept = vs.slice(keepFrom);
-      const first = kept[0];
-      if (first && first.revision <= target && first.value === null) kept.shift();
+      const head = vs[keepFrom];
+      const dropHead = head !== undefined && head.revision <= target && head.value === null;
+      // Most keys have nothing to drop: leave their arrays alone rather than copy every one of them.
+      if (keepFrom === 0 && !dropHead) continue;
+      const kept = vs.slice(dropHead ? keepFrom + 1 : keepFrom);
       if (kept.length === 0) {
         this.versions.delete(key);
         gone.push(key);

@@ -1,0 +1,59 @@
+/**
+ * Time to ready: the CLI process from spawn to the printed URL (baseline: a bare node:http process,
+ * spawn to its URL), and `await createServer()` in a fresh process, module loading apart (baseline:
+ * http.createServer().listen() in another fresh process).
+ */
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, startBaseline, startServer, tempDir } from '../lib/procs.mjs';
+
+const run = promisify(execFile);
+
+async function inProcess(...args) {
+  const { stdout } = await run(process.execPath, [join(ROOT, 'bench', 'ready-inproc.mjs'), ...args], { timeout: 30_000 });
+  return JSON.parse(stdout);
+}
+
+export async function benchReady({ cfg, backend, record }) {
+  const cli = [];
+  const cliBase = [];
+  const inproc = [];
+  const inprocBase = [];
+  const imports = [];
+  for (let round = 0; round < cfg.readyRounds; round++) {
+    const s = await startServer(backend);
+    cli.push(s.readyMs);
+    await s.stop();
+    const b = await startBaseline();
+    cliBase.push(b.readyMs);
+    await b.stop();
+    const dir = tempDir('ready');
+    try {
+      const r = await inProcess(backend, dir);
+      inproc.push(r.readyMs);
+      imports.push(r.importMs);
+      inprocBase.push((await inProcess('bare')).readyMs);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  record({
+    id: 'ready.cli',
+    measure: 'time to ready, CLI process (ms)',
+    backend,
+    values: cli,
+    baseline: { what: 'bare node:http process, spawn to its URL', values: cliBase },
+    lowerIsBetter: true,
+  });
+  record({
+    id: 'ready.inproc',
+    measure: 'time to ready, createServer() (ms)',
+    backend,
+    values: inproc,
+    baseline: { what: 'http.createServer().listen() in a fresh process', values: inprocBase },
+    lowerIsBetter: true,
+  });
+  record({ id: 'ready.import', measure: 'import of dist/index.js (ms)', backend, values: imports, lowerIsBetter: true });
+}
