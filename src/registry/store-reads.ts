@@ -222,6 +222,7 @@ export class StoreReads {
     void (async () => {
       try {
         for await (const ev of events) {
+          if (ev.type === 'progress') continue;
           const item = this.itemOf(ev, filter);
           if (item) out.push(item);
         }

@@ -18,6 +18,14 @@ export type KVEvent =
   | { type: 'put'; key: string; value: string; createRevision: number; modRevision: number; prev?: KVEntry }
   | { type: 'delete'; key: string; modRevision: number; prev: KVEntry };
 
+/**
+ * What a watch yields: the events under its prefix, and progress reports. A progress report says
+ * that every event under the prefix up to `revision` has been delivered, so a follower may treat
+ * `revision` as seen even though nothing under the prefix changed there (a revision also advances
+ * with writes outside the prefix, or, on etcd, anywhere in the cluster).
+ */
+export type KVWatchEvent = KVEvent | { type: 'progress'; revision: number };
+
 export interface KVListOptions {
   /** Read at this revision; 0 or absent reads the current state. */
   revision?: number;
@@ -50,7 +58,13 @@ export interface RevisionedKV {
    * Throws KVError('compacted') when fromRevision is older than the kept history. Ends when the
    * signal aborts or the store closes.
    */
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVEvent>;
+  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVWatchEvent>;
+  /**
+   * Asks the open watches that have not yet reported `revision` to report progress up to it (or
+   * beyond) soon, even when nothing under their prefix changes. Called by a follower that waits for
+   * a revision it learned from currentRevision() or from a client.
+   */
+  requestProgress(revision: number): void;
   /** The newest committed revision (a consistent read of it, for distributed backends). */
   currentRevision(): Promise<number>;
   /** The oldest revision that can still be read; older reads throw KVError('compacted'). */

@@ -4,11 +4,11 @@
  * is lost or repeated between history and live delivery.
  */
 import { AsyncQueue } from '../util/async-queue.js';
-import { KVError, type KVEvent } from './kv.js';
+import { KVError, type KVEvent, type KVWatchEvent } from './kv.js';
 
 interface Subscriber {
   prefix: string;
-  queue: AsyncQueue<KVEvent>;
+  queue: AsyncQueue<KVWatchEvent>;
 }
 
 export class WatchHub {
@@ -26,12 +26,20 @@ export class WatchHub {
   }
 
   /**
+   * Tells every watcher that it has seen all events up to `revision` (the newest committed one).
+   * Queued behind the events already published, so it never overtakes them.
+   */
+  progress(revision: number): void {
+    for (const sub of this.subscribers) sub.queue.push({ type: 'progress', revision });
+  }
+
+  /**
    * Registers a watcher. `history` runs synchronously right after registration and returns the
    * events the watcher missed; it may throw (e.g. compacted), which fails the watch.
    */
-  subscribe(prefix: string, signal: AbortSignal, history: () => KVEvent[]): AsyncIterable<KVEvent> {
+  subscribe(prefix: string, signal: AbortSignal, history: () => KVEvent[]): AsyncIterable<KVWatchEvent> {
     let sub: Subscriber | undefined;
-    const queue = new AsyncQueue<KVEvent>(() => {
+    const queue = new AsyncQueue<KVWatchEvent>(() => {
       if (sub) this.subscribers.delete(sub);
       signal.removeEventListener('abort', onAbort);
     });

@@ -5,7 +5,7 @@
  * current revision. Reads at an exact past revision and continue pages go to the store itself.
  */
 import { AsyncQueue } from '../../util/async-queue.js';
-import { KVError, isKVError, type KVEvent, type RevisionedKV } from '../kv.js';
+import { KVError, isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
 import { SortedKeys } from '../sorted-keys.js';
 import { EncodedObject, type WatchItem } from '../encoded-object.js';
 
@@ -140,9 +140,12 @@ export class WatchCache {
     this.bookmarkTimer.unref();
   }
 
-  private async follow(events: AsyncIterable<KVEvent>): Promise<void> {
+  private async follow(events: AsyncIterable<KVWatchEvent>): Promise<void> {
     try {
-      for await (const ev of events) this.apply(ev);
+      for await (const ev of events) {
+        if (ev.type === 'progress') this.advance(ev.revision);
+        else this.apply(ev);
+      }
     } catch (e) {
       if (!isKVError(e, 'closed')) this.failure = e;
     }
@@ -174,6 +177,16 @@ export class WatchCache {
       for (const w of res.watchers) this.deliver(w, event);
     }
     this.revision = ev.modRevision;
+    this.wakeWaiters();
+  }
+
+  /**
+   * The store reports that nothing under the watched prefix changed up to `revision`: the state
+   * held is the state at that revision (its revisions also advance with writes elsewhere).
+   */
+  private advance(revision: number): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
     this.wakeWaiters();
   }
 
@@ -221,6 +234,8 @@ export class WatchCache {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
+      // Without this, a revision made by a write outside the watched prefix would never arrive.
+      this.kv.requestProgress(revision);
     });
   }
 
