@@ -176,7 +176,7 @@ export class WatchCache {
       this.remember(event);
       for (const w of res.watchers) this.deliver(w, event);
     }
-    this.revision = ev.modRevision;
+    if (ev.modRevision > this.revision) this.revision = ev.modRevision;
     this.wakeWaiters();
   }
 
