@@ -26,6 +26,15 @@ export type KVEvent =
  */
 export type KVWatchEvent = KVEvent | { type: 'progress'; revision: number };
 
+export interface KVWatchOptions {
+  /**
+   * Report progress when asked (requestProgress). For a follower of the whole store (the watch
+   * cache); on etcd it may cost a write of a marker key equal to the watched prefix, which must
+   * therefore not be a prefix that holds data.
+   */
+  progress?: boolean;
+}
+
 export interface KVListOptions {
   /** Read at this revision; 0 or absent reads the current state. */
   revision?: number;
@@ -58,9 +67,9 @@ export interface RevisionedKV {
    * Throws KVError('compacted') when fromRevision is older than the kept history. Ends when the
    * signal aborts or the store closes.
    */
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVWatchEvent>;
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, opts?: KVWatchOptions): AsyncIterable<KVWatchEvent>;
   /**
-   * Asks the open watches that have not yet reported `revision` to report progress up to it (or
+   * Asks the open watches with `progress` that have not yet reported `revision` to report progress up to it (or
    * beyond) soon, even when nothing under their prefix changes. Called by a follower that waits for
    * a revision it learned from currentRevision() or from a client.
    */

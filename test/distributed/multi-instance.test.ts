@@ -147,3 +147,39 @@ describe.skipIf(skip)('two server instances on one etcd', () => {
     expect(logs.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
   });
 });
+
+describe.skipIf(skip)('a watch older than the cache window, served by etcd, next to progress requests', () => {
+  let etcd: TestEtcd;
+  let a: TestServer;
+  let b: TestServer;
+  let other: TestServer;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    const common = { storageBackend: 'etcd' as const, etcdServers: [etcd.endpoint], etcdPrefix: uniquePrefix('window'), logLevel: 'silent' as const };
+    [a, b] = await Promise.all([startTestServer({ ...common, watchCache: { windowSize: 2 } }), startTestServer(common)]);
+    other = await startTestServer({ storageBackend: 'etcd', etcdServers: [etcd.endpoint], etcdPrefix: uniquePrefix('other'), logLevel: 'silent' });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close(), other?.close()]);
+    await etcd?.close();
+  });
+
+  it('leaves no progress marker among the objects it watches', async () => {
+    const first = await a.post('/api/v1/namespaces/default/configmaps', cm('old-0'));
+    for (let i = 1; i < 5; i++) await a.post('/api/v1/namespaces/default/configmaps', cm(`old-${i}`));
+    // Older than A's window of 2 events: served by a watch on etcd under the configmaps of default.
+    const w = await a.watch(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${first.body.metadata.resourceVersion}`);
+    expect(w.status).toBe(200);
+    expect((await w.next(4)).map((e) => e.object.metadata.name)).toEqual(['old-1', 'old-2', 'old-3', 'old-4']);
+    // A foreign write makes A's cache ask its store for progress before the consistent read.
+    await other.post('/api/v1/namespaces/default/configmaps', cm('foreign'));
+    expect((await a.get('/api/v1/namespaces/default/configmaps')).status).toBe(200);
+    await a.post('/api/v1/namespaces/default/configmaps', cm('new'));
+    expect((await w.next(1)).map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'new']]);
+    w.close();
+    const all = await b.get('/api/v1/configmaps');
+    expect(all.status).toBe(200);
+    expect(all.body.items.map((x: any) => x.metadata.name).sort()).toEqual(['new', 'old-0', 'old-1', 'old-2', 'old-3', 'old-4']);
+  });
+});

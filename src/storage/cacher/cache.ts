@@ -134,7 +134,7 @@ export class WatchCache {
     }
     this.revision = snapshot.revision;
     this.windowStart = snapshot.revision;
-    const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal);
+    const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal, { progress: true });
     void this.follow(events);
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), this.opts.bookmarkIntervalMs);
     this.bookmarkTimer.unref();

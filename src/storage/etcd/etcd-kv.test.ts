@@ -50,7 +50,7 @@ describe.skipIf(skip)('etcd backend', () => {
       const kv = await open({ progress });
       const elsewhere = await open();
       const ac = new AbortController();
-      const watch = kv.watch('/w/', await kv.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+      const watch = kv.watch('/w/', await kv.currentRevision(), ac.signal, { progress: true })[Symbol.asyncIterator]();
       const mine = await kv.create('/w/a', 'a');
       const other = await elsewhere.create('/w/b', 'not ours');
       kv.requestProgress(await kv.currentRevision());

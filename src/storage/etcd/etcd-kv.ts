@@ -8,15 +8,16 @@
  * - Reads are linearizable ranges, at a revision when asked; a list reads its `count` to report
  *   what remains after a limit, and pages through big prefixes at one revision.
  * - Keys: the seam's keys (relative, starting with `/`) live under a key prefix (default `/orch`),
- *   so several clusters can share an etcd. A key equal to a watched prefix is the watch's progress
- *   marker (see etcd-watch.ts); lists leave out the key equal to their prefix.
+ *   so several clusters can share an etcd. The key equal to the prefix of a watch with `progress`
+ *   (the watch cache's `/registry/`) may hold that watch's progress marker (etcd-watch.ts); lists
+ *   leave out the key equal to their prefix.
  * - The compacted revision: etcd does not tell it. This store knows the highest compaction it did,
  *   or that etcd reported (a compacted watch carries the exact revision; a compacted read proves a
  *   lower bound). After a restart it knows nothing until then; reads and watches of compacted
  *   history still fail with 'compacted', since etcd itself refuses them.
  */
 import { ClientClosedError, CompareResult, CompareTarget, Etcd3, type ICompare, type IKeyValue, type IRequestOp } from 'etcd3';
-import { KVError, type KVEntry, type KVListOptions, type KVListResult, type KVWatchEvent, type RevisionedKV } from '../kv.js';
+import { KVError, type KVEntry, type KVListOptions, type KVListResult, type KVWatchEvent, type KVWatchOptions, type RevisionedKV } from '../kv.js';
 import { EtcdWatch, entryOf, type ProgressMode } from './etcd-watch.js';
 import { Keyspace, keyAfter } from './keyspace.js';
 
@@ -202,7 +203,7 @@ class EtcdKV implements EtcdStore {
     return { revision: Number(res.header.revision), prev: entryOf(this.keys, prev) };
   }
 
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVWatchEvent> {
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, opts: KVWatchOptions = {}): AsyncIterable<KVWatchEvent> {
     const w = new EtcdWatch(
       {
         watchClient: this.client.watchClient,
@@ -215,6 +216,7 @@ class EtcdKV implements EtcdStore {
       prefix,
       fromRevision,
       signal,
+      opts.progress === true,
     );
     if (this.closed) {
       w.fail(new KVError('closed', 'the store is closed'));

@@ -68,6 +68,8 @@ export class EtcdWatch {
     private readonly prefix: string,
     fromRevision: number,
     private readonly signal: AbortSignal,
+    /** Whether the consumer wants progress reports (KVWatchOptions.progress). */
+    private readonly reportsProgress: boolean,
   ) {
     this.last = fromRevision;
     this.queue = new AsyncQueue<KVWatchEvent>(() => this.stop());
@@ -90,7 +92,7 @@ export class EtcdWatch {
   }
 
   requestProgress(revision: number): void {
-    if (this.stopped || revision <= this.last) return;
+    if (!this.reportsProgress || this.stopped || revision <= this.last) return;
     this.wanted = Math.max(this.wanted, revision);
     this.scheduleNudge(this.deps.mode === 'request' ? 0 : MARKER_GRACE_MS);
   }
@@ -135,7 +137,7 @@ export class EtcdWatch {
     stream.on('error', () => this.onBroken(stream));
     stream.on('end', () => this.onBroken(stream));
     const range = this.deps.keys.prefixRange(this.prefix);
-    stream.write({ create_request: { key: range.start, range_end: range.end, start_revision: this.last + 1, prev_kv: true, progress_notify: true } });
+    stream.write({ create_request: { key: range.start, range_end: range.end, start_revision: this.last + 1, prev_kv: true, progress_notify: this.reportsProgress } });
   }
 
   private onBroken(stream: WatchStream): void {
@@ -214,7 +216,7 @@ export class EtcdWatch {
   }
 
   private progress(revision: number): void {
-    if (revision <= this.last) return;
+    if (!this.reportsProgress || revision <= this.last) return;
     this.queue.push({ type: 'progress', revision });
     this.advanced(revision);
   }

@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { KVError, prefixEnd, type KVEntry, type KVEvent, type KVListOptions, type KVListResult, type KVWatchEvent, type RevisionedKV } from '../kv.js';
+import { KVError, prefixEnd, type KVEntry, type KVEvent, type KVListOptions, type KVListResult, type KVWatchEvent, type KVWatchOptions, type RevisionedKV } from '../kv.js';
 import { WatchHub } from '../watch-hub.js';
 
 export interface SqliteKVOptions {
@@ -235,7 +235,7 @@ class SqliteKV implements RevisionedKV {
     return { revision, prev };
   }
 
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVWatchEvent> {
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, opts: KVWatchOptions = {}): AsyncIterable<KVWatchEvent> {
     return this.hub.subscribe(prefix, signal, () => {
       this.check();
       if (fromRevision < this.compacted) {
@@ -244,7 +244,7 @@ class SqliteKV implements RevisionedKV {
       if (fromRevision >= this.committed) return [];
       const rows = this.stmt.eventsAfter.all(fromRevision, prefix, prefixEnd(prefix), this.committed);
       return rows.map((row) => this.eventOf(row));
-    });
+    }, opts.progress === true);
   }
 
   private eventOf(row: Row): KVEvent {

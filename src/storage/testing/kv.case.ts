@@ -192,7 +192,7 @@ export function describeKVContract(name: string, factory: KVFactory): void {
     it('reports progress past writes outside the watched prefix when asked, after the events before it', async () => {
       const kv = await make();
       const ac = new AbortController();
-      const watch = kv.watch('/w/', await kv.currentRevision(), ac.signal);
+      const watch = kv.watch('/w/', await kv.currentRevision(), ac.signal, { progress: true });
       const a = await kv.create('/w/a', 'a');
       const outside = await kv.create('/x/b', 'b');
       kv.requestProgress(outside.modRevision);
