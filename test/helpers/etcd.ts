@@ -15,6 +15,8 @@ import { delimiter, join } from 'node:path';
 export interface TestEtcd {
   /** Client URL, e.g. http://127.0.0.1:41234. */
   endpoint: string;
+  /** Stops etcd and starts it again on the same ports and data. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,51 +77,68 @@ export async function startEtcd(): Promise<TestEtcd> {
     const [clientPort, peerPort] = [await freePort(), await freePort()];
     const endpoint = `http://127.0.0.1:${clientPort}`;
     const peer = `http://127.0.0.1:${peerPort}`;
-    const dataDir = join(dir, `data-${attempt}`);
-    const child: ChildProcess = spawn(
-      bin,
-      [
-        '--name=test',
-        `--data-dir=${dataDir}`,
-        `--listen-client-urls=${endpoint}`,
-        `--advertise-client-urls=${endpoint}`,
-        `--listen-peer-urls=${peer}`,
-        `--initial-advertise-peer-urls=${peer}`,
-        `--initial-cluster=test=${peer}`,
-        '--logger=zap',
-        '--log-level=error',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
-    });
-    const killOnExit = (): void => void child.kill('SIGKILL');
-    process.once('exit', killOnExit);
-    let exited = false;
-    const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-    const deadline = Date.now() + 20_000;
-    while (!exited && Date.now() < deadline && !(await healthy(endpoint))) await new Promise((r) => setTimeout(r, 50));
-    if (!exited && (await healthy(endpoint))) {
-      return {
-        endpoint,
-        async close() {
-          process.off('exit', killOnExit);
-          child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-          await exit;
-          clearTimeout(timer);
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+    const args = [
+      '--name=test',
+      `--data-dir=${join(dir, `data-${attempt}`)}`,
+      `--listen-client-urls=${endpoint}`,
+      `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peer}`,
+      `--initial-advertise-peer-urls=${peer}`,
+      `--initial-cluster=test=${peer}`,
+      '--logger=zap',
+      '--log-level=error',
+    ];
+    let proc = await launch(bin, args, endpoint);
+    if (typeof proc === 'string') {
+      // A port taken between choosing and binding, or a slow start: try again on other ports.
+      lastError = proc;
+      continue;
     }
-    // A port taken between choosing and binding, or a slow start: try again on other ports.
-    lastError = stderr;
-    process.off('exit', killOnExit);
-    child.kill('SIGKILL');
-    await exit;
+    return {
+      endpoint,
+      async restart() {
+        await (proc as Running).stop();
+        const again = await launch(bin, args, endpoint);
+        if (typeof again === 'string') throw new Error(`etcd did not come back: ${again}`);
+        proc = again;
+      },
+      async close() {
+        await (proc as Running).stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   rmSync(dir, { recursive: true, force: true });
   throw new Error(`etcd did not become healthy: ${lastError}`);
+}
+
+interface Running {
+  stop(): Promise<void>;
+}
+
+/** Starts etcd and waits until it is healthy; the error output when it is not. */
+async function launch(bin: string, args: string[], endpoint: string): Promise<Running | string> {
+  const child: ChildProcess = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
+    if (!exited) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exit;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 20_000;
+  while (!exited && Date.now() < deadline) {
+    if (await healthy(endpoint)) return { stop };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  return stderr || 'no output';
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdSkipReason, startEtcd, uniquePrefix, type TestEtcd } from '../../../test/helpers/etcd.js';
-import type { KVWatchEvent } from '../kv.js';
+import { isKVError, type KVWatchEvent } from '../kv.js';
 import { describeKVContract } from '../testing/kv.case.js';
 import { createEtcdKV, orderedProgressRequests, type EtcdStore } from './etcd-kv.js';
 
@@ -14,6 +14,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await etcd?.close();
 });
+
+async function retryUnavailable<T>(f: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!isKVError(e, 'unavailable') || attempt > 100) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
 
 const open = (opts: { prefix?: string; progress?: 'auto' | 'request' | 'write'; pageSize?: number } = {}): Promise<EtcdStore> =>
   createEtcdKV({ endpoints: [(etcd as TestEtcd).endpoint], prefix: opts.prefix ?? uniquePrefix('kv'), progress: opts.progress ?? 'auto', pageSize: opts.pageSize ?? 5000 });
@@ -105,6 +116,25 @@ describe.skipIf(skip)('etcd backend', () => {
     expect(await a.compactedRevision()).toBe(second.modRevision);
     ac.abort();
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('resumes a watch where it stopped when etcd restarts', async () => {
+    const kv = await open();
+    const ac = new AbortController();
+    const watch = kv.watch('/r/', await kv.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+    const a = await kv.create('/r/a', 'a');
+    expect((await watch.next()).value).toMatchObject({ type: 'put', key: '/r/a', modRevision: a.modRevision });
+    await (etcd as TestEtcd).restart();
+    // The client may refuse calls for a moment after failures; the store reports them as unavailable.
+    const b = await retryUnavailable(() => kv.create('/r/b', 'b'));
+    const c = await kv.update('/r/b', 'c', b.modRevision);
+    const events = [(await watch.next()).value, (await watch.next()).value];
+    expect(events.map((e) => [e.type, e.key, e.modRevision])).toEqual([
+      ['put', '/r/b', b.modRevision],
+      ['put', '/r/b', c.modRevision],
+    ]);
+    ac.abort();
+    await kv.close();
   });
 
   it('says when it cannot reach etcd', async () => {
