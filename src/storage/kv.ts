@@ -83,7 +83,8 @@ export interface RevisionedKV {
   close(): Promise<void>;
 }
 
-export type KVErrorCode = 'exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'closed' | 'unavailable';
+/** 'too-large': the store refuses a value of that size (etcd's request limit). */
+export type KVErrorCode = 'exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'too-large' | 'closed' | 'unavailable';
 
 export class KVError extends Error {
   constructor(
