@@ -134,6 +134,22 @@ describe.skipIf(skip)('two server instances on one etcd', () => {
     expect(revisions.size).toBe(1);
   });
 
+  it('stores the biggest valid objects, and updates them, across instances', async () => {
+    const body = { ...cm('big', { blob: 'x'.repeat(1_000_000) }), metadata: { name: 'big', annotations: { note: 'y'.repeat(250_000) } } };
+    const w = await b.watch('/api/v1/namespaces/default/configmaps?watch=1&fieldSelector=metadata.name%3Dbig');
+    const created = await a.post('/api/v1/namespaces/default/configmaps', body);
+    expect(created.status).toBe(201);
+    const updated = await a.put('/api/v1/namespaces/default/configmaps/big', { ...body, data: { blob: 'z'.repeat(1_000_000) }, metadata: { ...body.metadata, resourceVersion: created.body.metadata.resourceVersion } });
+    expect(updated.status).toBe(200);
+    const events = await w.next(2);
+    w.close();
+    expect(events.map((e) => [e.type, e.object.data.blob.length, e.object.data.blob[0]])).toEqual([
+      ['ADDED', 1_000_000, 'x'],
+      ['MODIFIED', 1_000_000, 'z'],
+    ]);
+    expect((await b.get('/api/v1/namespaces/default/configmaps/big')).body.metadata.resourceVersion).toBe(updated.body.metadata.resourceVersion);
+  });
+
   it('finishes on both instances a namespace deletion started on A, with both controllers running quietly', async () => {
     await a.post('/api/v1/namespaces', ns('doomed'));
     for (let i = 0; i < 10; i++) await (i % 2 ? a : b).post('/api/v1/namespaces/doomed/configmaps', cm(`d${i}`));

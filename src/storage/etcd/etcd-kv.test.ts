@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdSkipReason, startEtcd, uniquePrefix, type TestEtcd } from '../../../test/helpers/etcd.js';
 import { isKVError, type KVWatchEvent } from '../kv.js';
 import { describeKVContract } from '../testing/kv.case.js';
-import { createEtcdKV, orderedProgressRequests, type EtcdStore } from './etcd-kv.js';
+import { createEtcdKV, orderedProgressRequests, type EtcdKVOptions, type EtcdStore } from './etcd-kv.js';
 
 const skip = etcdSkipReason();
 if (skip) console.warn(skip);
@@ -26,8 +26,7 @@ async function retryUnavailable<T>(f: () => Promise<T>): Promise<T> {
   }
 }
 
-const open = (opts: { prefix?: string; progress?: 'auto' | 'request' | 'write'; pageSize?: number } = {}): Promise<EtcdStore> =>
-  createEtcdKV({ endpoints: [(etcd as TestEtcd).endpoint], prefix: opts.prefix ?? uniquePrefix('kv'), progress: opts.progress ?? 'auto', pageSize: opts.pageSize ?? 5000 });
+const open = (opts: Partial<EtcdKVOptions> = {}): Promise<EtcdStore> => createEtcdKV({ endpoints: [(etcd as TestEtcd).endpoint], prefix: uniquePrefix('kv'), ...opts });
 
 describe.skipIf(skip)('etcd backend', () => {
   // Each store has a key prefix of its own on the one etcd; revisions are etcd's, shared by all.
@@ -116,6 +115,20 @@ describe.skipIf(skip)('etcd backend', () => {
     expect(await a.compactedRevision()).toBe(second.modRevision);
     ac.abort();
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('refuses values over etcd\'s request limit, and keeps working', async () => {
+    const kv = await open();
+    const c = await kv.create('/big/a', 'small');
+    // Just over etcd's limit, which etcd itself refuses; and past its gRPC limit, which the client retries.
+    for (const size of [1.6e6, 2.2e6, 2.2e6, 2.2e6]) {
+      await expect(kv.create(`/big/${size}`, 'x'.repeat(size))).rejects.toMatchObject({ code: 'too-large' });
+      await expect(kv.update('/big/a', 'x'.repeat(size), c.modRevision)).rejects.toMatchObject({ code: 'too-large' });
+    }
+    const near = await open({ maxRequestBytes: 64 * 1024 * 1024 });
+    await expect(near.create('/big/b', 'x'.repeat(1.6e6))).rejects.toMatchObject({ code: 'too-large' });
+    expect((await kv.update('/big/a', 'fine', c.modRevision)).value).toBe('fine');
+    await Promise.all([kv.close(), near.close()]);
   });
 
   it('resumes a watch where it stopped when etcd restarts', async () => {

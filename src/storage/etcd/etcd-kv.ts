@@ -36,6 +36,12 @@ export interface EtcdKVOptions {
   callTimeoutMs?: number;
   /** Entries per etcd range when a list has no limit (default 5000). */
   pageSize?: number;
+  /**
+   * etcd's --max-request-bytes (default 1.5 MiB). Bigger writes are refused here: sent, etcd's gRPC
+   * limit fails them with an error the client retries, then counts against the endpoint, which it
+   * stops using for seconds, so one oversized object would make every request fail meanwhile.
+   */
+  maxRequestBytes?: number;
 }
 
 export interface EtcdStore extends RevisionedKV {
@@ -64,7 +70,7 @@ export async function createEtcdKV(opts: EtcdKVOptions): Promise<EtcdStore> {
     throw new Error(`cannot reach etcd at ${opts.endpoints.join(',')}: ${(e as Error).message}`);
   }
   const mode = opts.progress && opts.progress !== 'auto' ? opts.progress : orderedProgressRequests(version) ? 'request' : 'write';
-  return new EtcdKV(client, new Keyspace(opts.prefix ?? DEFAULT_ETCD_PREFIX), mode, version, opts.pageSize ?? 5_000);
+  return new EtcdKV(client, new Keyspace(opts.prefix ?? DEFAULT_ETCD_PREFIX), mode, version, { pageSize: opts.pageSize ?? 5_000, maxRequestBytes: opts.maxRequestBytes ?? 1.5 * 1024 * 1024 });
 }
 
 /** Whether this etcd version answers progress requests only after the events before them. */
@@ -93,8 +99,7 @@ class EtcdKV implements EtcdStore {
     private readonly keys: Keyspace,
     readonly progressMode: ProgressMode,
     readonly serverVersion: string,
-    /** Entries per range when a list has no limit: bounded responses for big prefixes. */
-    private readonly pageSize: number,
+    private readonly limits: { pageSize: number; maxRequestBytes: number },
   ) {}
 
   private check(): void {
@@ -120,6 +125,7 @@ class EtcdKV implements EtcdStore {
       if (readRevision) this.noteCompacted(readRevision + 1);
       return new KVError('compacted', `required revision${at} has been compacted`, undefined, this.compacted);
     }
+    if (message.includes('request is too large')) return new KVError('too-large', `etcd refused the request as too large: ${message}`);
     if (message.includes('required revision is a future revision')) return new KVError('future-revision', `required revision${at} is a future revision`);
     if (this.closed || e instanceof ClientClosedError) return new KVError('closed', 'the store is closed');
     return new KVError('unavailable', `etcd: ${message}`);
@@ -144,7 +150,7 @@ class EtcdKV implements EtcdStore {
     let revision = opts.revision && opts.revision > 0 ? opts.revision : 0;
     const entries: KVEntry[] = [];
     for (;;) {
-      const pageLimit = limit ? Math.min(limit - entries.length, this.pageSize) : this.pageSize;
+      const pageLimit = limit ? Math.min(limit - entries.length, this.limits.pageSize) : this.limits.pageSize;
       const at = revision;
       const res = await this.call(() => this.client.kv.range({ key: from, range_end: range.end, limit: pageLimit, ...(at ? { revision: at } : {}) }), at || undefined);
       // Every page is read at the revision of the first.
@@ -162,9 +168,19 @@ class EtcdKV implements EtcdStore {
     return this.call(() => this.client.kv.txn({ compare, success, failure }));
   }
 
+  /** The value as bytes, refused when the write would exceed etcd's request limit. */
+  private bytes(k: Buffer, value: string): Buffer {
+    const v = Buffer.from(value, 'utf8');
+    // The request also carries the key (twice in a Txn) and some framing.
+    const size = v.length + 2 * k.length + 256;
+    if (size > this.limits.maxRequestBytes) throw new KVError('too-large', `the object is ${v.length} bytes; etcd accepts requests up to ${this.limits.maxRequestBytes} bytes`);
+    return v;
+  }
+
   async create(key: string, value: string): Promise<KVEntry> {
     const k = this.keys.key(key);
-    const res = await this.txn([cmp.absent(k)], [{ request_put: { key: k, value: Buffer.from(value, 'utf8') } }], []);
+    const v = this.bytes(k, value);
+    const res = await this.txn([cmp.absent(k)], [{ request_put: { key: k, value: v } }], []);
     if (!res.succeeded) throw new KVError('exists', `key ${key} already exists`);
     const revision = Number(res.header.revision);
     return { key, value, createRevision: revision, modRevision: revision };
@@ -179,9 +195,10 @@ class EtcdKV implements EtcdStore {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KVEntry> {
     const k = this.keys.key(key);
+    const v = this.bytes(k, value);
     const res = await this.txn(
       [cmp.exists(k), cmp.modRevision(k, expectedModRevision)],
-      [{ request_put: { key: k, value: Buffer.from(value, 'utf8'), prev_kv: true } }],
+      [{ request_put: { key: k, value: v, prev_kv: true } }],
       [{ request_range: { key: k } }],
     );
     if (!res.succeeded) throw this.precondition(key, res.responses[0]?.response_range.kvs[0], expectedModRevision);
