@@ -131,6 +131,23 @@ describe.skipIf(skip)('etcd backend', () => {
     await Promise.all([kv.close(), near.close()]);
   });
 
+  it('closes watches without the client counting them as endpoint failures', async () => {
+    const kv = await open();
+    const watches = [];
+    for (let i = 0; i < 4; i++) {
+      const ac = new AbortController();
+      const it = kv.watch(`/cw${i}/`, await kv.currentRevision(), ac.signal)[Symbol.asyncIterator]();
+      await kv.create(`/cw${i}/x`, 'x');
+      await it.next();
+      watches.push(ac);
+    }
+    // Four closes in a row, nothing in between: the client would now shun the endpoint for seconds.
+    for (const ac of watches) ac.abort();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await kv.get('/cw0/x')).entry?.value).toBe('x');
+    await kv.close();
+  });
+
   it('resumes a watch where it stopped when etcd restarts', async () => {
     const kv = await open();
     const ac = new AbortController();

@@ -111,13 +111,7 @@ export class EtcdWatch {
     const s = this.stream;
     this.stream = undefined;
     this.created = false;
-    if (s) {
-      try {
-        s.cancel();
-      } catch {
-        // already gone
-      }
-    }
+    if (s) discard(s);
   }
 
   private async open(): Promise<void> {
@@ -129,7 +123,7 @@ export class EtcdWatch {
       return;
     }
     if (this.stopped) {
-      stream.cancel();
+      discard(stream);
       return;
     }
     this.stream = stream;
@@ -255,5 +249,17 @@ export class EtcdWatch {
       this.markerInFlight = false;
       this.scheduleNudge(RECONNECT_MAX_MS);
     }
+  }
+}
+
+function discard(stream: WatchStream): void {
+  try {
+    // Ending our side first matters: the etcd3 client counts an error on a still-writable stream
+    // (our own cancel included) as a failure of the endpoint, and after three in a row it stops
+    // using the endpoint for seconds.
+    stream.end();
+    stream.cancel();
+  } catch {
+    // already gone
   }
 }
