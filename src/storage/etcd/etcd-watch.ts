@@ -4,10 +4,10 @@
  * the last delivered revision when the stream breaks, failed with KVError('compacted') when etcd
  * cancels it for compaction.
  *
- * Progress. etcd's revision advances with writes anywhere in the cluster, so a follower waiting for
- * the current revision may see no event that carries it. `requestProgress(revision)` makes the
- * watch yield `{ type: 'progress', revision }` ≥ that revision, after every event before it, in one
- * of two ways:
+ * Progress (only for watches opened with `progress`). etcd's revision advances with writes anywhere
+ * in the cluster, so a follower waiting for the current revision may see no event that carries it.
+ * `requestProgress(revision)` makes the watch yield `{ type: 'progress', revision }` ≥ that revision,
+ * after every event before it, in one of two ways:
  * - 'request': a WatchProgressRequest on the stream; etcd answers with its current revision. etcd
  *   orders that answer after pending events only from 3.4.31 / 3.5.13 (before, the answer could
  *   overtake events still queued for the stream, which would let a reader miss them).
