@@ -3,7 +3,7 @@
  * directory, ready once /health answers, killed on close. One process serves many tests; each test
  * takes a key prefix of its own (`uniquePrefix`).
  *
- * `etcdBinary()` finds the binary ($ETCD_BIN, then PATH, then /usr/bin/etcd); tests skip with the
+ * `etcdBinary()` finds the binary ($ETCD_BIN, else PATH, then /usr/bin/etcd); tests skip with the
  * printed reason when it is absent.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,9 +21,10 @@ export interface TestEtcd {
 }
 
 export function etcdBinary(): string | undefined {
-  const candidates = [process.env.ETCD_BIN, ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
+  // An explicit ETCD_BIN is the only candidate (ETCD_BIN=none skips the etcd tests).
+  const explicit = process.env.ETCD_BIN;
+  const candidates = explicit ? [explicit] : [...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'etcd')), '/usr/bin/etcd'];
   for (const c of candidates) {
-    if (!c) continue;
     try {
       accessSync(c, constants.X_OK);
       return c;
