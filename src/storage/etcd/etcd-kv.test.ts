@@ -43,6 +43,17 @@ describe.skipIf(skip)('etcd backend', () => {
     await Promise.all([a.close(), sibling.close()]);
   });
 
+  it('works without a key prefix too', async () => {
+    const kv = await open({ prefix: '/' });
+    const rev = await kv.currentRevision();
+    expect(rev).toBeGreaterThan(0);
+    const key = `${uniquePrefix('bare')}/k`;
+    const c = await kv.create(key, 'v');
+    expect((await kv.get(key)).entry).toEqual(c);
+    await kv.delete(key);
+    await kv.close();
+  });
+
   it('sees writes of another client of the same prefix at once', async () => {
     const prefix = uniquePrefix('two');
     const a = await open({ prefix });

@@ -257,8 +257,8 @@ class EtcdKV implements EtcdStore {
   }
 
   async currentRevision(): Promise<number> {
-    // A linearizable read of one key (none is stored at the bare prefix): the header is the answer.
-    const res = await this.call(() => this.client.kv.range({ key: this.keys.key(''), keys_only: true }));
+    // A linearizable read of one key: the header is the answer.
+    const res = await this.call(() => this.client.kv.range({ key: this.keys.key(this.keys.prefixKey('')), keys_only: true }));
     return Number(res.header.revision);
   }
 
