@@ -67,7 +67,10 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
         } catch (e) {
           // Another server instance finished the namespace between our read and our write.
           const gone = isStatusError(e, 'NotFound') && (await namespaces.get('', name).then((ns) => ns === undefined, () => false));
-          if (gone) continue;
+          if (gone) {
+            attempts.delete(name);
+            continue;
+          }
           log.warn('namespace cleanup failed; retrying', { namespace: name, error: (e as Error).message });
           enqueue(name, RETRY_MAX_MS);
         }
