@@ -124,7 +124,18 @@ export class WatchCache {
   }
 
   private async load(rootPrefix: string): Promise<void> {
+    await this.resync(rootPrefix);
+    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), this.opts.bookmarkIntervalMs);
+    this.bookmarkTimer.unref();
+  }
+
+  /** Replaces the state with a fresh list of the store and follows the store from its revision. */
+  private async resync(rootPrefix: string): Promise<void> {
     const snapshot = await this.kv.list(rootPrefix);
+    for (const res of this.resources) {
+      res.entries.clear();
+      res.keys.retain(() => false);
+    }
     for (const e of snapshot.entries) {
       const res = this.resourceOf(e.key);
       if (!res) continue;
@@ -132,24 +143,46 @@ export class WatchCache {
       res.entries.set(e.key, entry);
       res.keys.insert(e.key);
     }
+    this.window.fill(undefined);
+    this.windowHead = 0;
+    this.windowCount = 0;
     this.revision = snapshot.revision;
     this.windowStart = snapshot.revision;
     const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal, { progress: true });
-    void this.follow(events);
-    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), this.opts.bookmarkIntervalMs);
-    this.bookmarkTimer.unref();
+    void this.follow(rootPrefix, events);
+    this.wakeWaiters();
   }
 
-  private async follow(events: AsyncIterable<KVWatchEvent>): Promise<void> {
+  private async follow(rootPrefix: string, events: AsyncIterable<KVWatchEvent>): Promise<void> {
+    let lost: unknown;
     try {
       for await (const ev of events) {
         if (ev.type === 'progress') this.advance(ev.revision);
         else this.apply(ev);
       }
     } catch (e) {
-      if (!isKVError(e, 'closed')) this.failure = e;
+      lost = e;
     }
     for (const res of this.resources) for (const w of res.watchers) w.queue.end();
+    if (isKVError(lost, 'compacted')) void this.recover(rootPrefix);
+    else if (lost !== undefined && !isKVError(lost, 'closed')) this.failure = lost;
+  }
+
+  /**
+   * The store compacted history the watch had not delivered (a follower cut off from a shared store
+   * for longer than its history window): read the state afresh, as a reflector re-lists. Watchers
+   * were ended; they resume from their last revision, or get 410 Gone and list again.
+   */
+  private async recover(rootPrefix: string): Promise<void> {
+    for (let delay = 100; !this.abort.signal.aborted; delay = Math.min(delay * 2, 5_000)) {
+      try {
+        await this.resync(rootPrefix);
+        return;
+      } catch (e) {
+        if (isKVError(e, 'closed')) return;
+      }
+      await new Promise((r) => setTimeout(r, delay));
+    }
   }
 
   private resourceOf(key: string): ResourceState | undefined {
