@@ -8,6 +8,7 @@ import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { DEFAULTS, parseDuration } from './server/options.js';
 import { PACKAGE_VERSION } from './server/package-version.js';
+import { DEFAULT_ETCD_PREFIX } from './storage/etcd/etcd-kv.js';
 
 const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of a container cluster.
 
@@ -16,8 +17,12 @@ Usage: orch-apiserver [flags]
   --bind-address=ADDR           address to listen on (default ${DEFAULTS.bindAddress})
   --port=N                      port to listen on (default 8080; 0 picks a free port)
   --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
-  --storage-backend=sqlite|memory
-                                sqlite (default): durable, one file; memory: gone at exit
+  --storage-backend=sqlite|memory|etcd
+                                sqlite (default): durable, one file; memory: gone at exit;
+                                etcd: shared by several server instances (needs --etcd-servers)
+  --etcd-servers=URL[,URL...]   etcd client URLs, e.g. http://127.0.0.1:2379 (--storage-backend=etcd)
+  --etcd-prefix=PREFIX          prefix of this cluster's keys in etcd (default ${DEFAULT_ETCD_PREFIX}),
+                                so several clusters can share one etcd
   --api-domain=DOMAIN           domain of every group, media type and annotation (default ${DEFAULTS.apiDomain});
                                 k8s.io serves Kubernetes' own names
   --runtime-config=LIST         enable or disable group versions and resources:
@@ -49,6 +54,8 @@ async function main(): Promise<void> {
         port: { type: 'string' },
         'data-dir': { type: 'string' },
         'storage-backend': { type: 'string' },
+        'etcd-servers': { type: 'string' },
+        'etcd-prefix': { type: 'string' },
         'api-domain': { type: 'string' },
         'runtime-config': { type: 'string' },
         'watch-history': { type: 'string' },
@@ -73,7 +80,16 @@ async function main(): Promise<void> {
     return;
   }
   const backend = v['storage-backend'] ?? 'sqlite';
-  if (backend !== 'sqlite' && backend !== 'memory') fail(`--storage-backend must be sqlite or memory, not ${JSON.stringify(backend)}`);
+  if (backend !== 'sqlite' && backend !== 'memory' && backend !== 'etcd') fail(`--storage-backend must be sqlite, memory or etcd, not ${JSON.stringify(backend)}`);
+  const etcdServers = (v['etcd-servers'] ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
+  if (backend === 'etcd' && etcdServers.length === 0) fail('--storage-backend=etcd needs --etcd-servers=http://HOST:PORT[,...]');
+  if (backend !== 'etcd' && (v['etcd-servers'] !== undefined || v['etcd-prefix'] !== undefined)) fail('--etcd-servers and --etcd-prefix need --storage-backend=etcd');
+  for (const u of etcdServers) {
+    // No client certificates yet, so no TLS: an https URL would fail later with a murkier message.
+    if (!/^http:\/\/[^/]+\/?$/.test(u)) fail(`--etcd-servers: ${JSON.stringify(u)} is not a client URL like http://127.0.0.1:2379 (TLS is not supported yet)`);
+  }
+  const etcdPrefix = v['etcd-prefix'];
+  if (etcdPrefix !== undefined && !etcdPrefix.startsWith('/')) fail(`--etcd-prefix must start with /, not ${JSON.stringify(etcdPrefix)}`);
   const logLevel = v['log-level'] ?? 'info';
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) fail(`--log-level must be debug, info, warn, error or silent`);
   let watchHistoryMs: number = DEFAULTS.watchHistoryMs;
@@ -105,6 +121,7 @@ async function main(): Promise<void> {
       port,
       dataDir,
       storageBackend: backend,
+      ...(backend === 'etcd' ? { etcdServers, ...(etcdPrefix !== undefined ? { etcdPrefix } : {}) } : {}),
       apiDomain,
       ...(v['runtime-config'] !== undefined ? { runtimeConfig: v['runtime-config'] } : {}),
       watchHistoryMs,
@@ -133,7 +150,7 @@ async function main(): Promise<void> {
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
   process.stdout.write(
-    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+    `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}${backend === 'etcd' ? ` at ${etcdServers.join(',')} under ${etcdPrefix ?? DEFAULT_ETCD_PREFIX}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
       `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
       server.kubeconfig(),
   );

@@ -87,6 +87,7 @@ export class StoreReads {
     if (isKVError(e, 'conflict')) return errors.modified(this.gr, name);
     if (isKVError(e, 'closed') || isKVError(e, 'unavailable')) return errors.serviceUnavailable(`storage is unavailable: ${e.message}`);
     if (isKVError(e, 'future-revision')) return errors.tooLargeResourceVersion(0, 0, 1);
+    if (isKVError(e, 'too-large')) return new StatusError(413, 'RequestEntityTooLarge', e.message);
     throw e;
   }
 
@@ -222,6 +223,7 @@ export class StoreReads {
     void (async () => {
       try {
         for await (const ev of events) {
+          if (ev.type === 'progress') continue;
           const item = this.itemOf(ev, filter);
           if (item) out.push(item);
         }

@@ -29,6 +29,7 @@ import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
 import type { RevisionedKV } from '../storage/kv.js';
+import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
 import { kubeconfigFor } from './kubeconfig.js';
@@ -60,9 +61,7 @@ function keyPrefixOf(group: string, resource: string): string {
 export async function createServer(options: ServerOptions = {}): Promise<OrchServer> {
   const names = createApiNames(options.apiDomain ?? DEFAULTS.apiDomain);
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
-  const backend = options.storageBackend ?? (options.dataDir ? 'sqlite' : 'memory');
-  if (backend === 'sqlite' && !options.dataDir) throw new Error('the sqlite storage backend needs a data directory (--data-dir)');
-  const kv = backend === 'sqlite' ? createSqliteKV({ path: join(options.dataDir as string, 'state.db') }) : createMemoryKV();
+  const kv = await openStore(options);
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
 
@@ -187,6 +186,20 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       return closing;
     },
   };
+}
+
+async function openStore(options: ServerOptions): Promise<RevisionedKV> {
+  const backend = options.storageBackend ?? (options.dataDir ? 'sqlite' : 'memory');
+  switch (backend) {
+    case 'sqlite':
+      if (!options.dataDir) throw new Error('the sqlite storage backend needs a data directory (--data-dir)');
+      return createSqliteKV({ path: join(options.dataDir, 'state.db') });
+    case 'etcd':
+      if (!options.etcdServers?.length) throw new Error('the etcd storage backend needs the etcd servers (--etcd-servers)');
+      return createEtcdKV({ endpoints: [...options.etcdServers], ...(options.etcdPrefix !== undefined ? { prefix: options.etcdPrefix } : {}) });
+    case 'memory':
+      return createMemoryKV();
+  }
 }
 
 async function ensureNamespaces(client: InProcessClient, names: string[]): Promise<void> {

@@ -10,7 +10,11 @@ export interface ServerOptions {
   port?: number;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
   dataDir?: string;
-  storageBackend?: 'sqlite' | 'memory';
+  storageBackend?: 'sqlite' | 'memory' | 'etcd';
+  /** Client URLs of the etcd cluster (the `etcd` backend), e.g. ['http://127.0.0.1:2379']. */
+  etcdServers?: readonly string[];
+  /** Prefix of this cluster's keys in etcd (default `/orch`), so several clusters can share one etcd. */
+  etcdPrefix?: string;
   /** The API domain every group, media type and annotation derives from (default orch.io). */
   apiDomain?: string;
   /** `--runtime-config` syntax: `group/version[/resource][=true|false],...`. */

@@ -18,6 +18,23 @@ export type KVEvent =
   | { type: 'put'; key: string; value: string; createRevision: number; modRevision: number; prev?: KVEntry }
   | { type: 'delete'; key: string; modRevision: number; prev: KVEntry };
 
+/**
+ * What a watch yields: the events under its prefix, and progress reports. A progress report says
+ * that every event under the prefix up to `revision` has been delivered, so a follower may treat
+ * `revision` as seen even though nothing under the prefix changed there (a revision also advances
+ * with writes outside the prefix, or, on etcd, anywhere in the cluster).
+ */
+export type KVWatchEvent = KVEvent | { type: 'progress'; revision: number };
+
+export interface KVWatchOptions {
+  /**
+   * Report progress when asked (requestProgress). For a follower of the whole store (the watch
+   * cache); on etcd it may cost a write of a marker key equal to the watched prefix, which must
+   * therefore not be a prefix that holds data.
+   */
+  progress?: boolean;
+}
+
 export interface KVListOptions {
   /** Read at this revision; 0 or absent reads the current state. */
   revision?: number;
@@ -50,7 +67,13 @@ export interface RevisionedKV {
    * Throws KVError('compacted') when fromRevision is older than the kept history. Ends when the
    * signal aborts or the store closes.
    */
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVEvent>;
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, opts?: KVWatchOptions): AsyncIterable<KVWatchEvent>;
+  /**
+   * Asks the open watches with `progress` that have not yet reported `revision` to report progress up to it (or
+   * beyond) soon, even when nothing under their prefix changes. Called by a follower that waits for
+   * a revision it learned from currentRevision() or from a client.
+   */
+  requestProgress(revision: number): void;
   /** The newest committed revision (a consistent read of it, for distributed backends). */
   currentRevision(): Promise<number>;
   /** The oldest revision that can still be read; older reads throw KVError('compacted'). */
@@ -60,7 +83,8 @@ export interface RevisionedKV {
   close(): Promise<void>;
 }
 
-export type KVErrorCode = 'exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'closed' | 'unavailable';
+/** 'too-large': the store refuses a value of that size (etcd's request limit). */
+export type KVErrorCode = 'exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'too-large' | 'closed' | 'unavailable';
 
 export class KVError extends Error {
   constructor(

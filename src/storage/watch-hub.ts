@@ -4,11 +4,12 @@
  * is lost or repeated between history and live delivery.
  */
 import { AsyncQueue } from '../util/async-queue.js';
-import { KVError, type KVEvent } from './kv.js';
+import { KVError, type KVEvent, type KVWatchEvent } from './kv.js';
 
 interface Subscriber {
   prefix: string;
-  queue: AsyncQueue<KVEvent>;
+  queue: AsyncQueue<KVWatchEvent>;
+  progress: boolean;
 }
 
 export class WatchHub {
@@ -26,12 +27,20 @@ export class WatchHub {
   }
 
   /**
+   * Tells every watcher that asked for progress that it has seen all events up to `revision` (the newest committed one).
+   * Queued behind the events already published, so it never overtakes them.
+   */
+  progress(revision: number): void {
+    for (const sub of this.subscribers) if (sub.progress) sub.queue.push({ type: 'progress', revision });
+  }
+
+  /**
    * Registers a watcher. `history` runs synchronously right after registration and returns the
    * events the watcher missed; it may throw (e.g. compacted), which fails the watch.
    */
-  subscribe(prefix: string, signal: AbortSignal, history: () => KVEvent[]): AsyncIterable<KVEvent> {
+  subscribe(prefix: string, signal: AbortSignal, history: () => KVEvent[], progress = false): AsyncIterable<KVWatchEvent> {
     let sub: Subscriber | undefined;
-    const queue = new AsyncQueue<KVEvent>(() => {
+    const queue = new AsyncQueue<KVWatchEvent>(() => {
       if (sub) this.subscribers.delete(sub);
       signal.removeEventListener('abort', onAbort);
     });
@@ -53,7 +62,7 @@ export class WatchHub {
       return queue;
     }
     for (const ev of missed) queue.push(ev);
-    sub = { prefix, queue };
+    sub = { prefix, queue, progress };
     this.subscribers.add(sub);
     return queue;
   }

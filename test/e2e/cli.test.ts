@@ -33,7 +33,7 @@ describe.concurrent('flags that end at once', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: orch-apiserver \[flags\]$/m);
-    for (const flag of ['--port', '--data-dir', '--storage-backend', '--api-domain', '--runtime-config', '--watch-history', '--max-request-body-bytes', '--version', '--help']) {
+    for (const flag of ['--port', '--data-dir', '--storage-backend', '--etcd-servers', '--etcd-prefix', '--api-domain', '--runtime-config', '--watch-history', '--max-request-body-bytes', '--version', '--help']) {
       expect(r.stdout).toContain(flag);
     }
   });
@@ -50,7 +50,12 @@ describe.concurrent('flags that end at once', () => {
     [['--port', 'eighty'], /--port must be a non-negative integer/],
     [['--port', '70000'], /--port must be at most 65535/],
     [['--api-domain=Orch_IO'], /--api-domain must be a lowercase DNS name/],
-    [['--storage-backend=postgres'], /--storage-backend must be sqlite or memory/],
+    [['--storage-backend=postgres'], /--storage-backend must be sqlite, memory or etcd/],
+    [['--storage-backend=etcd'], /--storage-backend=etcd needs --etcd-servers/],
+    [['--etcd-servers=http://127.0.0.1:2379'], /--etcd-servers and --etcd-prefix need --storage-backend=etcd/],
+    [['--storage-backend=etcd', '--etcd-servers=https://127.0.0.1:2379'], /TLS is not supported/],
+    [['--storage-backend=etcd', '--etcd-servers=127.0.0.1:2379'], /is not a client URL/],
+    [['--storage-backend=etcd', '--etcd-servers=http://127.0.0.1:2379', '--etcd-prefix=orch'], /--etcd-prefix must start with \//],
     [['--log-level=loud'], /--log-level/],
     [['--watch-history=soon'], /--watch-history/],
     [['--max-request-body-bytes=-1'], /--max-request-body-bytes/],

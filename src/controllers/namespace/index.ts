@@ -6,6 +6,7 @@
 import type { Namespace } from '../../apis/core/v1/namespace.js';
 import type { InProcessClient, ResourceClient } from '../../client/in-process-client.js';
 import type { ApiNames } from '../../machinery/api-names.js';
+import { isStatusError } from '../../machinery/errors.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
 import { formatTime } from '../../registry/object-meta.js';
 import type { KubeObject } from '../../schema/index.js';
@@ -64,6 +65,12 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
             enqueue(name, Math.min(CONTENT_RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(n, 7)));
           }
         } catch (e) {
+          // Another server instance finished the namespace between our read and our write.
+          const gone = isStatusError(e, 'NotFound') && (await namespaces.get('', name).then((ns) => ns === undefined, () => false));
+          if (gone) {
+            attempts.delete(name);
+            continue;
+          }
           log.warn('namespace cleanup failed; retrying', { namespace: name, error: (e as Error).message });
           enqueue(name, RETRY_MAX_MS);
         }

@@ -5,7 +5,7 @@
  * current revision. Reads at an exact past revision and continue pages go to the store itself.
  */
 import { AsyncQueue } from '../../util/async-queue.js';
-import { KVError, isKVError, type KVEvent, type RevisionedKV } from '../kv.js';
+import { KVError, isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
 import { SortedKeys } from '../sorted-keys.js';
 import { EncodedObject, type WatchItem } from '../encoded-object.js';
 
@@ -124,7 +124,18 @@ export class WatchCache {
   }
 
   private async load(rootPrefix: string): Promise<void> {
+    await this.resync(rootPrefix);
+    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), this.opts.bookmarkIntervalMs);
+    this.bookmarkTimer.unref();
+  }
+
+  /** Replaces the state with a fresh list of the store and follows the store from its revision. */
+  private async resync(rootPrefix: string): Promise<void> {
     const snapshot = await this.kv.list(rootPrefix);
+    for (const res of this.resources) {
+      res.entries.clear();
+      res.keys.retain(() => false);
+    }
     for (const e of snapshot.entries) {
       const res = this.resourceOf(e.key);
       if (!res) continue;
@@ -132,21 +143,46 @@ export class WatchCache {
       res.entries.set(e.key, entry);
       res.keys.insert(e.key);
     }
+    this.window.fill(undefined);
+    this.windowHead = 0;
+    this.windowCount = 0;
     this.revision = snapshot.revision;
     this.windowStart = snapshot.revision;
-    const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal);
-    void this.follow(events);
-    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), this.opts.bookmarkIntervalMs);
-    this.bookmarkTimer.unref();
+    const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal, { progress: true });
+    void this.follow(rootPrefix, events);
+    this.wakeWaiters();
   }
 
-  private async follow(events: AsyncIterable<KVEvent>): Promise<void> {
+  private async follow(rootPrefix: string, events: AsyncIterable<KVWatchEvent>): Promise<void> {
+    let lost: unknown;
     try {
-      for await (const ev of events) this.apply(ev);
+      for await (const ev of events) {
+        if (ev.type === 'progress') this.advance(ev.revision);
+        else this.apply(ev);
+      }
     } catch (e) {
-      if (!isKVError(e, 'closed')) this.failure = e;
+      lost = e;
     }
     for (const res of this.resources) for (const w of res.watchers) w.queue.end();
+    if (isKVError(lost, 'compacted')) void this.recover(rootPrefix);
+    else if (lost !== undefined && !isKVError(lost, 'closed')) this.failure = lost;
+  }
+
+  /**
+   * The store compacted history the watch had not delivered (a follower cut off from a shared store
+   * for longer than its history window): read the state afresh, as a reflector re-lists. Watchers
+   * were ended; they resume from their last revision, or get 410 Gone and list again.
+   */
+  private async recover(rootPrefix: string): Promise<void> {
+    for (let delay = 100; !this.abort.signal.aborted; delay = Math.min(delay * 2, 5_000)) {
+      try {
+        await this.resync(rootPrefix);
+        return;
+      } catch (e) {
+        if (isKVError(e, 'closed')) return;
+      }
+      await new Promise((r) => setTimeout(r, delay));
+    }
   }
 
   private resourceOf(key: string): ResourceState | undefined {
@@ -173,7 +209,17 @@ export class WatchCache {
       this.remember(event);
       for (const w of res.watchers) this.deliver(w, event);
     }
-    this.revision = ev.modRevision;
+    if (ev.modRevision > this.revision) this.revision = ev.modRevision;
+    this.wakeWaiters();
+  }
+
+  /**
+   * The store reports that nothing under the watched prefix changed up to `revision`: the state
+   * held is the state at that revision (its revisions also advance with writes elsewhere).
+   */
+  private advance(revision: number): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
     this.wakeWaiters();
   }
 
@@ -221,6 +267,8 @@ export class WatchCache {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
+      // Without this, a revision made by a write outside the watched prefix would never arrive.
+      this.kv.requestProgress(revision);
     });
   }
 

@@ -3,7 +3,7 @@
  * Keeps every version until compaction, so reads at past revisions and watch resumption work
  * exactly as with the durable backends.
  */
-import { KVError, type KVEntry, type KVEvent, type KVListOptions, type KVListResult, type RevisionedKV } from '../kv.js';
+import { KVError, type KVEntry, type KVEvent, type KVListOptions, type KVListResult, type KVWatchEvent, type KVWatchOptions, type RevisionedKV } from '../kv.js';
 import { SortedKeys } from '../sorted-keys.js';
 import { WatchHub } from '../watch-hub.js';
 
@@ -133,7 +133,7 @@ class MemoryKV implements RevisionedKV {
     return { revision, prev };
   }
 
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVEvent> {
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, opts: KVWatchOptions = {}): AsyncIterable<KVWatchEvent> {
     return this.hub.subscribe(prefix, signal, () => {
       this.check();
       if (fromRevision < this.compacted) {
@@ -146,7 +146,7 @@ class MemoryKV implements RevisionedKV {
         if (ev.key.startsWith(prefix)) out.push(ev);
       }
       return out;
-    });
+    }, opts.progress === true);
   }
 
   private firstLogIndexAfter(revision: number): number {
@@ -158,6 +158,11 @@ class MemoryKV implements RevisionedKV {
       else hi = mid;
     }
     return lo;
+  }
+
+  requestProgress(): void {
+    // Every committed event is already queued for its watchers, so the newest revision is the answer.
+    if (!this.closed) this.hub.progress(this.revision);
   }
 
   async currentRevision(): Promise<number> {

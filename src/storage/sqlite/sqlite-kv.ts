@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { KVError, prefixEnd, type KVEntry, type KVEvent, type KVListOptions, type KVListResult, type RevisionedKV } from '../kv.js';
+import { KVError, prefixEnd, type KVEntry, type KVEvent, type KVListOptions, type KVListResult, type KVWatchEvent, type KVWatchOptions, type RevisionedKV } from '../kv.js';
 import { WatchHub } from '../watch-hub.js';
 
 export interface SqliteKVOptions {
@@ -235,7 +235,7 @@ class SqliteKV implements RevisionedKV {
     return { revision, prev };
   }
 
-  watch(prefix: string, fromRevision: number, signal: AbortSignal): AsyncIterable<KVEvent> {
+  watch(prefix: string, fromRevision: number, signal: AbortSignal, opts: KVWatchOptions = {}): AsyncIterable<KVWatchEvent> {
     return this.hub.subscribe(prefix, signal, () => {
       this.check();
       if (fromRevision < this.compacted) {
@@ -244,7 +244,7 @@ class SqliteKV implements RevisionedKV {
       if (fromRevision >= this.committed) return [];
       const rows = this.stmt.eventsAfter.all(fromRevision, prefix, prefixEnd(prefix), this.committed);
       return rows.map((row) => this.eventOf(row));
-    });
+    }, opts.progress === true);
   }
 
   private eventOf(row: Row): KVEvent {
@@ -254,6 +254,11 @@ class SqliteKV implements RevisionedKV {
       return { type: 'delete', key: row.key, modRevision: row.revision, prev: prev ?? { key: row.key, value: row.value, createRevision: row.create_revision, modRevision: row.prev_revision } };
     }
     return { type: 'put', key: row.key, value: row.value, createRevision: row.create_revision, modRevision: row.revision, ...(prev ? { prev } : {}) };
+  }
+
+  requestProgress(): void {
+    // Every committed event is already queued for its watchers, so the newest revision is the answer.
+    if (!this.closed) this.hub.progress(this.committed);
   }
 
   async currentRevision(): Promise<number> {

@@ -3,25 +3,33 @@
  * `describeKVContract` with a factory; the same cases run against memory, sqlite and etcd.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { isKVError, type KVEvent, type RevisionedKV } from '../kv.js';
+import { isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
 
 export interface KVFactory {
   create(): Promise<RevisionedKV>;
 }
 
-async function take(iter: AsyncIterable<KVEvent>, n: number, timeoutMs = 2000): Promise<KVEvent[]> {
-  const out: KVEvent[] = [];
+/** Reads watch items until `done` says so, or fails after `timeoutMs`. */
+async function takeUntil(iter: AsyncIterable<KVWatchEvent>, done: (seen: KVWatchEvent[]) => boolean, timeoutMs = 2000): Promise<KVWatchEvent[]> {
+  const out: KVWatchEvent[] = [];
   const it = iter[Symbol.asyncIterator]();
   const deadline = Date.now() + timeoutMs;
-  while (out.length < n) {
+  while (!done(out)) {
     const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`timed out after ${out.length} of ${n} events`);
+    const describe = (): string => `timed out after ${JSON.stringify(out.map((e) => (e.type === 'progress' ? `progress@${e.revision}` : `${e.type} ${e.key}@${e.modRevision}`)))}`;
+    if (left <= 0) throw new Error(describe());
     const r = await Promise.race([it.next(), new Promise<'timeout'>((res) => setTimeout(() => res('timeout'), left))]);
-    if (r === 'timeout') throw new Error(`timed out after ${out.length} of ${n} events`);
+    if (r === 'timeout') throw new Error(describe());
     if (r.done) break;
     out.push(r.value);
   }
   return out;
+}
+
+/** The next `n` events, skipping progress reports. */
+async function take(iter: AsyncIterable<KVWatchEvent>, n: number, timeoutMs = 2000): Promise<KVEvent[]> {
+  const events = (seen: KVWatchEvent[]): KVEvent[] => seen.filter((e): e is KVEvent => e.type !== 'progress');
+  return events(await takeUntil(iter, (seen) => events(seen).length >= n, timeoutMs));
 }
 
 async function expectKVError(p: Promise<unknown>, code: string): Promise<void> {
@@ -179,6 +187,24 @@ export function describeKVContract(name: string, factory: KVFactory): void {
       expect(upd?.type === 'put' && upd.prev?.value).toBe('a1');
       expect(create?.type === 'put' && create.prev).toBeUndefined();
       expect(del?.prev?.value).toBe('a2');
+    });
+
+    it('reports progress past writes outside the watched prefix when asked, after the events before it', async () => {
+      const kv = await make();
+      const ac = new AbortController();
+      const watch = kv.watch('/w/', await kv.currentRevision(), ac.signal, { progress: true });
+      const a = await kv.create('/w/a', 'a');
+      const outside = await kv.create('/x/b', 'b');
+      kv.requestProgress(outside.modRevision);
+      const seen = await takeUntil(watch, (s) => s.some((e) => e.type === 'progress' && e.revision >= outside.modRevision));
+      ac.abort();
+      const firstProgress = seen.findIndex((e) => e.type === 'progress' && e.revision >= a.modRevision);
+      const put = seen.findIndex((e) => e.type === 'put' && e.key === '/w/a');
+      expect(put).toBeGreaterThanOrEqual(0);
+      expect(put).toBeLessThan(firstProgress);
+      // Reported revisions never go backwards.
+      const revisions = seen.map((e) => (e.type === 'progress' ? e.revision : e.modRevision));
+      expect(revisions).toEqual([...revisions].sort((x, y) => x - y));
     });
 
     it('ends a watch when its signal aborts', async () => {
