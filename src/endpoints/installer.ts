@@ -3,7 +3,7 @@
  * that the URL's scope fits the resource, and that the resource supports the verb.
  */
 import { errors, StatusError } from '../machinery/errors.js';
-import { ALL_VERBS, type Verb } from '../registry/define-resource.js';
+import { ALL_VERBS, type Deprecation, type ResourceDefinition, type Verb } from '../registry/define-resource.js';
 import type { ResourceRegistry } from '../registry/registry.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
@@ -12,6 +12,8 @@ import { handleList } from './handlers/list.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
+import { handleView } from './handlers/view.js';
+import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from './request-context.js';
 import { negotiateOutput } from './respond.js';
 import type { ResourceRequestInfo } from './request-info.js';
@@ -35,7 +37,26 @@ export function notFoundResource(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function createResourceRouter(registry: ResourceRegistry, names: ApiNames, settings: EndpointSettings) {
+/** Kubernetes' warning for a deprecated version: `apps/v1beta1 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment`. */
+function deprecationWarning(def: ResourceDefinition, d: Deprecation): string {
+  const use = d.replacement ? `; use ${d.replacement} ${def.kind}` : '';
+  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+, unavailable in v${d.removedIn}+${use}`;
+}
+
+export interface DeprecatedRequest {
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  removedRelease: string;
+}
+
+export function createResourceRouter(
+  registry: ResourceRegistry,
+  names: ApiNames,
+  settings: EndpointSettings,
+  onDeprecated: (r: DeprecatedRequest) => void = () => undefined,
+) {
   const endpoints = new Map<string, ResourceEndpoint>();
   for (const r of registry.all()) {
     endpoints.set(`${r.def.group}/${r.def.version}/${r.def.resource}`, { def: r.def, store: r.store, names, settings });
@@ -62,12 +83,18 @@ export function createResourceRouter(registry: ResourceRegistry, names: ApiNames
       verbs = sub.verbs;
     }
     const verb: Verb = info.verb;
+    const sub = info.subresource ? def.subresources?.[info.subresource] : undefined;
     // PUT and PATCH address one object; on a collection they are verbs the path does not take.
     if (!info.name && (verb === 'update' || verb === 'patch')) throw errors.methodNotAllowed();
     // A watch of one object is a filtered collection watch: allowed wherever watch is.
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
     if (verb !== 'watch') negotiateOutput(ctx);
+    if (def.deprecation) {
+      ctx.warnings.push(deprecationWarning(def, def.deprecation));
+      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
+    }
+    if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
     await HANDLERS[info.verb](ctx, ep, info);
   };
 }

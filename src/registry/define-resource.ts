@@ -53,6 +53,12 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   readonly selectableFieldNames?: readonly string[];
   /** Mutates an object being marked for deletion (a namespace turns Terminating). */
   prepareForDelete?(obj: T, ctx: StrategyContext): void;
+  /** Side effects of a create, after validation and before the write (allocations). */
+  beginCreate?(obj: T, ctx: WriteContext): Promise<WriteTransaction | undefined>;
+  /** Side effects of an update, after validation and before the write. */
+  beginUpdate?(obj: T, old: T, ctx: WriteContext): Promise<WriteTransaction | undefined>;
+  /** Releases what the object held, once it is deleted from the store. */
+  afterDelete?(obj: T, ctx: StrategyContext): Promise<void>;
   /** Reasons beside metadata.finalizers for a deleted object to stay (a namespace's spec.finalizers). */
   holdsDeletion?(obj: T): boolean;
   /**
@@ -75,7 +81,60 @@ export interface PartialSubresource<T extends KubeObject = KubeObject> {
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
 }
 
-export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T>;
+/**
+ * A subresource that shows the parent as another kind and writes back through it: `/scale` answers
+ * an autoscaling/v1 Scale. Writes go through the parent's main strategy (so a replica change bumps
+ * generation), with the subresource named in admission.
+ */
+export interface ViewSubresource<T extends KubeObject = KubeObject> {
+  readonly kind: 'view';
+  readonly verbs: readonly Verb[];
+  /** The group, version and kind of the view, e.g. autoscaling/v1 Scale. */
+  readonly view: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly schema: StructSchema;
+  /** The view of the parent. Pure. */
+  toView(parent: T, ctx: StrategyContext): KubeObject;
+  /** The parent with the view's changes applied. Pure: returns a new object. */
+  fromView(view: KubeObject, parent: T, ctx: StrategyContext): T;
+  /** Validation of the view as sent (422 with the view's kind). */
+  validateView?(view: KubeObject, ctx: StrategyContext): FieldError[];
+}
+
+export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T>;
+
+/**
+ * Side effects that must happen with a write and be undone if it fails (Service IP and port
+ * allocation). `finish(true)` after the write is stored, `finish(false)` when it is not.
+ */
+export interface WriteTransaction {
+  finish(committed: boolean): Promise<void>;
+}
+
+export interface WriteContext extends StrategyContext {
+  readonly dryRun: boolean;
+}
+
+/** An older (or newer) served version of a kind, stored as the hub version. */
+export interface VersionConversion {
+  /** The served object → the hub (storage) version. Pure. */
+  toHub(obj: KubeObject): KubeObject;
+  /** The hub object → the served version. Pure. */
+  fromHub(obj: KubeObject): KubeObject;
+}
+
+export interface Deprecation {
+  /** Release the version was deprecated in, e.g. `1.23`. */
+  readonly deprecatedIn: string;
+  /** Release it stops being served in, e.g. `1.26`. */
+  readonly removedIn: string;
+  /** The version to use instead, `group/version`. */
+  readonly replacement?: string;
+}
+
+/** Services the composition root hands to kinds that need more than pure rules. */
+export interface KindEnvironment {
+  readonly names: ApiNames;
+}
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** The group as served, already qualified with the API domain; '' is the core group. */
@@ -92,13 +151,46 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly schema: StructSchema<T>;
   readonly strategy: Strategy<T>;
   readonly subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
+  /** A minimal valid object without name or namespace, for the generic suite and examples. */
+  readonly fixture?: () => Record<string, unknown>;
+  /** Set on a served version that is not the storage version: how to convert to and from the hub. */
+  readonly conversion?: VersionConversion;
+  readonly deprecation?: Deprecation;
 }
 
-export type ResourceFactory = (names: ApiNames) => ResourceDefinition;
+export type ResourceFactory = (names: ApiNames, env: KindEnvironment) => ResourceDefinition;
 
 /** Typed identity helper: keeps the object type of a definition while erasing it for the registry. */
-export function defineResource<T extends KubeObject>(factory: (names: ApiNames) => ResourceDefinition<T>): ResourceFactory {
+export function defineResource<T extends KubeObject>(factory: (names: ApiNames, env: KindEnvironment) => ResourceDefinition<T>): ResourceFactory {
   return factory as unknown as ResourceFactory;
+}
+
+/**
+ * Another served version of a kind: the hub's definition (strategy, subresources, storage) with
+ * this version's schema, conversion and deprecation. The hub must be registered too.
+ */
+export function defineVersion(
+  hub: ResourceFactory,
+  version: (names: ApiNames, env: KindEnvironment) => {
+    version: string;
+    schema: StructSchema;
+    conversion: VersionConversion;
+    deprecation?: Deprecation;
+    fixture?: () => Record<string, unknown>;
+  },
+): ResourceFactory {
+  return (names, env) => {
+    const base = hub(names, env);
+    const v = version(names, env);
+    return {
+      ...base,
+      version: v.version,
+      schema: v.schema as StructSchema<KubeObject>,
+      conversion: v.conversion,
+      ...(v.deprecation ? { deprecation: v.deprecation } : {}),
+      ...(v.fixture ? { fixture: v.fixture } : {}),
+    };
+  };
 }
 
 export function listKindOf(def: Pick<ResourceDefinition, 'kind'>): string {

@@ -14,7 +14,7 @@ import { zeroValue, type DeleteOptions, type KubeObject } from '../schema/index.
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
 import { EncodedObject } from '../storage/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
-import type { ResourceDefinition, StrategyContext } from './define-resource.js';
+import type { ResourceDefinition, StrategyContext, WriteTransaction } from './define-resource.js';
 import { carryUpdateSystemFields, fillCreateSystemFields, formatTime, generateName, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { StoreReads } from './store-reads.js';
 
@@ -167,23 +167,26 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     if (this.hasStatusSubresource) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
-    const errs = [...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator), ...(strategy.validate?.(obj, ctx) ?? [])];
-    if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
-    scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
-    await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
-    if (opts.dryRun) return obj;
+    const tx = await strategy.beginCreate?.(obj, { ...ctx, dryRun: opts.dryRun });
+    return finishing(tx, opts.dryRun, async () => {
+      const errs = [...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator), ...(strategy.validate?.(obj, ctx) ?? [])];
+      if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
+      scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
+      await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
+      if (opts.dryRun) return obj;
 
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const entry = await this.kv.create(this.keyFor(scope.namespace, obj.metadata.name as string), this.encode(obj));
-        return this.decodeEntry(entry);
-      } catch (e) {
-        if (!isKVError(e, 'exists')) throw this.storageError(e, obj.metadata.name ?? '');
-        if (!generated) throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
-        if (attempt >= GENERATE_NAME_ATTEMPTS) throw errors.generateNameConflict(this.groupResource, obj.metadata.name as string, 1);
-        obj.metadata.name = nextName();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const entry = await this.kv.create(this.keyFor(scope.namespace, obj.metadata.name as string), this.encode(obj));
+          return this.decodeEntry(entry);
+        } catch (e) {
+          if (!isKVError(e, 'exists')) throw this.storageError(e, obj.metadata.name ?? '');
+          if (!generated) throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
+          if (attempt >= GENERATE_NAME_ATTEMPTS) throw errors.generateNameConflict(this.groupResource, obj.metadata.name as string, 1);
+          obj.metadata.name = nextName();
+        }
       }
-    }
+    });
   }
 
   /**
@@ -238,52 +241,61 @@ export class GenericStore extends StoreReads {
     }
     const uid = opts.preconditions?.uid;
     if (uid && uid !== current.metadata.uid) throw this.uidPreconditionFailed(name, uid, current.metadata.uid ?? '');
-    let obj: KubeObject;
     const sub = opts.subresource ? this.def.subresources?.[opts.subresource] : undefined;
     if (opts.subresource && !sub) throw errors.notFound(this.groupResource, name);
-    if (sub) {
-      obj = sub.merge(sent, current);
-    } else {
-      obj = structuredClone(sent);
-    }
+    // A partial subresource (status, finalize) writes its part; a view (scale) writes the whole
+    // object through the main strategy, having mapped its change onto it already.
+    const partial = sub?.kind === 'partial' ? sub : undefined;
+    const obj: KubeObject = partial ? partial.merge(sent, current) : structuredClone(sent);
     this.setIdentity(obj);
     this.bindNamespace(obj, scope);
     carryUpdateSystemFields(obj.metadata, current.metadata);
     await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
-    if (sub) {
-      sub.prepareForUpdate?.(obj, current, ctx);
+    if (partial) {
+      partial.prepareForUpdate?.(obj, current, ctx);
     } else {
       if (this.hasStatusSubresource) this.resetStatus(obj, current);
       strategy.prepareForUpdate?.(obj, current, ctx);
     }
-    if (strategy.trackGeneration && !opts.subresource && specChanged(obj, current)) {
+    if (strategy.trackGeneration && !partial && specChanged(obj, current)) {
       obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    const errs = [
-      ...validateObjectMetaUpdate(obj.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
-      ...(sub ? (sub.validateUpdate?.(obj, current, ctx) ?? []) : [...(strategy.validate?.(obj, ctx) ?? []), ...(strategy.validateUpdate?.(obj, current, ctx) ?? [])]),
-    ];
-    if (errs.length) throw this.invalid(name, errs);
-    scope.warnings.push(...(strategy.warnings?.(obj, current, ctx) ?? []));
-    await this.admission.validate(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
+    const tx = partial ? undefined : await strategy.beginUpdate?.(obj, current, { ...ctx, dryRun: opts.dryRun });
+    return finishing(tx, opts.dryRun, async (): Promise<KubeObject | LostRace> => {
+      const errs = [
+        ...validateObjectMetaUpdate(obj.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
+        ...(partial
+          ? (partial.validateUpdate?.(obj, current, ctx) ?? [])
+          : [...(strategy.validate?.(obj, ctx) ?? []), ...(strategy.validateUpdate?.(obj, current, ctx) ?? [])]),
+      ];
+      if (errs.length) throw this.invalid(name, errs);
+      scope.warnings.push(...(strategy.warnings?.(obj, current, ctx) ?? []));
+      await this.admission.validate(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
 
-    obj.metadata.resourceVersion = current.metadata.resourceVersion;
-    const finishing = this.shouldDeleteDuringUpdate(obj);
-    // A no-op keeps its resourceVersion and sends no event; map and key order are not content.
-    if (!finishing && isDeepStrictEqual(JSON.parse(this.encode(obj)), JSON.parse(entry.value))) return current;
-    if (opts.dryRun) return obj;
-    try {
-      if (finishing) {
-        // The last finalizer went away from an object marked for deletion: it is removed now.
-        const { revision } = await this.kv.delete(entry.key, entry.modRevision);
-        obj.metadata.resourceVersion = String(revision);
-        return obj;
+      obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      const removing = this.shouldDeleteDuringUpdate(obj);
+      // A no-op keeps its resourceVersion and sends no event; map and key order are not content.
+      if (!removing && isDeepStrictEqual(JSON.parse(this.encode(obj)), JSON.parse(entry.value))) return current;
+      if (opts.dryRun) return obj;
+      try {
+        if (removing) {
+          // The last finalizer went away from an object marked for deletion: it is removed now.
+          const { revision } = await this.kv.delete(entry.key, entry.modRevision);
+          obj.metadata.resourceVersion = String(revision);
+          await this.afterDelete(obj, ctx);
+          return obj;
+        }
+        return this.decodeEntry(await this.kv.update(entry.key, this.encode(obj), entry.modRevision));
+      } catch (e) {
+        if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return { lost: true, ...(e.current ? { current: e.current } : {}) };
+        throw this.storageError(e, name);
       }
-      return this.decodeEntry(await this.kv.update(entry.key, this.encode(obj), entry.modRevision));
-    } catch (e) {
-      if (isKVError(e, 'conflict') || isKVError(e, 'not-found')) return { lost: true, ...(e.current ? { current: e.current } : {}) };
-      throw this.storageError(e, name);
-    }
+    });
+  }
+
+  /** Releases what a deleted object held; a failure is logged by the caller's Status, never undoes the delete. */
+  private async afterDelete(obj: KubeObject, ctx: StrategyContext): Promise<void> {
+    await this.def.strategy.afterDelete?.(obj, ctx);
   }
 
   /**
@@ -353,6 +365,7 @@ export class GenericStore extends StoreReads {
         if (opts.dryRun) return { object: current, deleted: true };
         const { revision } = await this.kv.delete(key, entry.modRevision);
         current.metadata.resourceVersion = String(revision);
+        await this.afterDelete(current, ctx);
         return { object: current, deleted: true };
       } catch (e) {
         if (isKVError(e, 'conflict')) {
@@ -385,6 +398,23 @@ export class GenericStore extends StoreReads {
   }
 }
 
+/**
+ * Runs a write with its side-effect transaction: finished as committed when `write` succeeds
+ * (and is not a dry run or a lost race), as not committed otherwise.
+ */
+async function finishing<R>(tx: WriteTransaction | undefined, dryRun: boolean, write: () => Promise<R>): Promise<R> {
+  if (!tx) return write();
+  let result: R;
+  try {
+    result = await write();
+  } catch (e) {
+    await tx.finish(false);
+    throw e;
+  }
+  await tx.finish(!dryRun && !isLostRace(result as KubeObject | LostRace));
+  return result;
+}
+
 /** A write that lost a compare-and-swap; `current` is the entry that won, when known. */
 interface LostRace {
   lost: true;
@@ -392,7 +422,7 @@ interface LostRace {
 }
 
 function isLostRace(v: KubeObject | LostRace): v is LostRace {
-  return (v as LostRace).lost === true;
+  return typeof v === 'object' && v !== null && (v as LostRace).lost === true;
 }
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {

@@ -51,7 +51,7 @@ async function setup(): Promise<{ reads: StoreReads; raw: RevisionedKV; counts: 
   const counts = counted(raw);
   const names = createApiNames();
   const cache = new WatchCache(counts.kv, { freshnessTimeoutMs: 200 });
-  const reads = new StoreReads(configMapResource(names), counts.kv, cache, PREFIX, names.metaGroup);
+  const reads = new StoreReads(configMapResource(names, { names }), counts.kv, cache, PREFIX, names.metaGroup);
   cache.register(PREFIX, reads.makeEntry);
   await cache.start('/registry/');
   cleanups.push(() => cache.close(), () => raw.close());

@@ -24,6 +24,7 @@ import { withTimeout } from '../filters/with-timeout.js';
 import { compose } from '../http/context.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
+import type { KindEnvironment } from '../registry/define-resource.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
@@ -85,13 +86,21 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   };
   const admission = admissionChain([namespaceLifecycle(names, lookup)]);
 
-  for (const factory of [...builtinResources, ...(options.resources ?? [])]) {
-    const def = factory(names);
-    if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
+  const env: KindEnvironment = { names };
+  const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
+  // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
+  const hubs = new Map<string, GenericStore>();
+  for (const def of definitions.filter((d) => !d.conversion)) {
     const prefix = keyPrefixOf(def.group, def.resource);
     const store = new GenericStore({ def, names, kv, cache, admission, prefix });
+    hubs.set(`${def.group}/${def.resource}`, store);
     if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
     cache.register(prefix, store.makeEntry);
+  }
+  for (const def of definitions) {
+    if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
+    const store = hubs.get(`${def.group}/${def.resource}`);
+    if (!store) throw new Error(`${def.group}/${def.version} ${def.kind} converts to a storage version that is not defined`);
     registry.add({ def, store });
   }
   await cache.start(REGISTRY_PREFIX);
@@ -129,7 +138,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       ],
     },
     metrics,
-    routeResource: createResourceRouter(registry, names, settings),
+    routeResource: createResourceRouter(registry, names, settings, (r) =>
+      metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
+    ),
   });
   const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
 

@@ -8,6 +8,8 @@ export interface ApiMetrics {
   readonly inflight: Gauge<string>;
   readonly longRunning: Gauge<string>;
   readonly watchEvents: Counter<string>;
+  /** 1 for each deprecated group/version/resource that was requested since start. */
+  readonly deprecatedApis: Gauge<string>;
 }
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
@@ -34,6 +36,12 @@ export function createApiMetrics(): ApiMetrics {
       name: 'apiserver_longrunning_requests',
       help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
       labelNames: ['verb', 'group', 'version', 'resource', 'scope', 'component'],
+      registers: [registry],
+    }),
+    deprecatedApis: new Gauge({
+      name: 'apiserver_requested_deprecated_apis',
+      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
       registers: [registry],
     }),
     watchEvents: new Counter({

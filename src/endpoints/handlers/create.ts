@@ -1,4 +1,5 @@
 /** POST to a collection: create an object, 201 with the stored object (also under dry run). */
+import { toServed } from '../conversion.js';
 import { errors } from '../../machinery/errors.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
@@ -14,5 +15,5 @@ export async function handleCreate(ctx: RequestContext, ep: ResourceEndpoint, in
   const dryRun = q.dryRun('CreateOptions');
   const obj = await decodeRequestObject(ctx, ep, q.fieldValidation('CreateOptions'));
   const created = await ep.store.create(scopeOf(ctx), obj, { dryRun });
-  respondValue(ctx, 201, created);
+  respondValue(ctx, 201, toServed(ep, created));
 }

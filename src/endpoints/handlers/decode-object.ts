@@ -3,6 +3,7 @@
  * check apiVersion and kind against the endpoint, decode with the kind's schema (Go semantics),
  * apply the field-validation mode to unknown fields, then fill defaults.
  */
+import { toHub } from '../conversion.js';
 import { BodyTooLargeError, readBody } from '../../http/body.js';
 import { parseMediaType } from '../../http/negotiate.js';
 import { DecodeBodyError, jsonSerializer, yamlSerializer, type Serializer } from '../../machinery/codec/serializers.js';
@@ -25,7 +26,8 @@ export async function readRequestBody(ctx: RequestContext, ep: ResourceEndpoint)
   }
 }
 
-function inputSerializer(ctx: RequestContext): Serializer {
+/** The decoder for the request's Content-Type (JSON when none is sent); 415 for others. */
+export function requestSerializer(ctx: RequestContext): Serializer {
   const header = ctx.req.headers['content-type'];
   if (!header) return jsonSerializer;
   const m = parseMediaType(header);
@@ -74,16 +76,18 @@ export function decodeAs(ctx: RequestContext, ep: ResourceEndpoint, value: unkno
     if (validation === 'Strict') throw errors.badRequest(`strict decoding error: ${texts.join(', ')}`);
     ctx.warnings.push(...texts);
   }
-  const obj = decoded.value;
-  obj.apiVersion = expectedVersion;
-  obj.kind = def.kind;
+  const served = decoded.value;
+  served.apiVersion = expectedVersion;
+  served.kind = def.kind;
+  // Defaults belong to the storage version: convert first, then fill them in.
+  const obj = toHub(ep, served);
   def.strategy.defaults?.(obj, { names: ep.names, namespace: ctx.info.isResourceRequest ? ctx.info.namespace : '', subresource: '', now: new Date() });
   return obj;
 }
 
 /** Reads and decodes a create or update body. */
 export async function decodeRequestObject(ctx: RequestContext, ep: ResourceEndpoint, validation: FieldValidation): Promise<KubeObject> {
-  const serializer = inputSerializer(ctx);
+  const serializer = requestSerializer(ctx);
   const body = await readRequestBody(ctx, ep);
   if (body.length === 0) throw errors.badRequest(`the request body is empty: send the ${ep.def.kind} to write`);
   return decodeAs(ctx, ep, parseBody(serializer, body), validation);
@@ -93,5 +97,5 @@ export async function decodeRequestObject(ctx: RequestContext, ep: ResourceEndpo
 export async function readOptionalBody(ctx: RequestContext, ep: ResourceEndpoint): Promise<unknown> {
   const body = await readRequestBody(ctx, ep);
   if (body.length === 0) return undefined;
-  return parseBody(inputSerializer(ctx), body);
+  return parseBody(requestSerializer(ctx), body);
 }

@@ -2,6 +2,7 @@
  * DELETE of one object, and of a collection. A deleted object answers with a Success Status (or
  * the object, for kinds that return it); an object that finalizers keep answers with itself.
  */
+import { toServed } from '../conversion.js';
 import { errors } from '../../machinery/errors.js';
 import { DecodeError, decodeObject, DeleteOptions } from '../../schema/index.js';
 import type { DeleteOptions as DeleteOptionsType } from '../../schema/index.js';
@@ -58,7 +59,7 @@ export async function handleDelete(ctx: RequestContext, ep: ResourceEndpoint, in
   }
   // Kubernetes answers 202 for an object still pending only when the caller asked for cascading
   // deletion the old way (orphanDependents=false); every other pending delete answers 200.
-  respondValue(ctx, !deleted && options.orphanDependents === false ? 202 : 200, object);
+  respondValue(ctx, !deleted && options.orphanDependents === false ? 202 : 200, toServed(ep, object));
 }
 
 export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
@@ -84,5 +85,5 @@ export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEn
     const objects = await ep.store.deleteCollection({ ...scopeOf(ctx), signal }, selected.items, options, { dryRun });
     return { selected, objects };
   });
-  respondValue(ctx, 200, listValue(ep, { items: [], resourceVersion: deleted.selected.resourceVersion }, deleted.objects));
+  respondValue(ctx, 200, listValue(ep, { items: [], resourceVersion: deleted.selected.resourceVersion }, deleted.objects.map((o) => toServed(ep, o))));
 }

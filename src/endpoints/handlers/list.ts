@@ -1,4 +1,5 @@
 /** GET of a collection: a `<Kind>List`, one page of it with `limit`, written from stored JSON text. */
+import { toServedText } from '../conversion.js';
 import { writeBody } from '../../http/respond.js';
 import { jsonSerializer } from '../../machinery/codec/serializers.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
@@ -58,12 +59,12 @@ export function listJson(ep: ResourceEndpoint, result: ListResult): string {
   const parts: string[] = [head];
   result.items.forEach((item, i) => {
     if (i > 0) parts.push(',');
-    parts.push(item.object.json);
+    parts.push(toServedText(ep, item.object).json);
   });
   parts.push(']}');
   return parts.join('');
 }
 
-export function listValue(ep: ResourceEndpoint, result: ListResult, items: unknown[] = result.items.map((e) => e.object.parse())): Record<string, unknown> {
+export function listValue(ep: ResourceEndpoint, result: ListResult, items: unknown[] = result.items.map((e) => toServedText(ep, e.object).parse())): Record<string, unknown> {
   return { kind: listKindOf(ep.def), apiVersion: apiVersionOf(ep.def), metadata: listMeta(result), items };
 }

@@ -3,6 +3,7 @@
  * (RFC 7386). The patch is a transform run inside the store's update loop, so a concurrent write
  * re-applies it to the newer object. Strategic merge and apply arrive with their own issue.
  */
+import { toServed } from '../conversion.js';
 import { parseMediaType } from '../../http/negotiate.js';
 import { errors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../schema/index.js';
@@ -21,14 +22,16 @@ const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 export const SUPPORTED_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH];
 
-export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+/**
+ * Reads a PATCH request's body and returns the pure function that applies it to a JSON value.
+ * Checks the patch type and the options every patch takes. Throws 415 for other patch types.
+ */
+export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoint): Promise<(current: KubeObject) => unknown> {
   const header = ctx.req.headers['content-type'] ?? '';
   const m = parseMediaType(header);
   const type = m ? `${m.type}/${m.subtype}` : '';
   if (type !== JSON_PATCH && type !== MERGE_PATCH) throw errors.unsupportedMediaType(SUPPORTED_PATCH_TYPES);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
-  const dryRun = q.dryRun('PatchOptions');
-  const validation = q.fieldValidation('PatchOptions');
   if (q.bool('force') !== undefined) {
     throw errors.invalid({ group: ep.names.metaGroup, kind: 'PatchOptions' }, '', [
       { type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' },
@@ -41,18 +44,25 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   } catch (e) {
     throw errors.badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
   }
-  const apply = type === JSON_PATCH ? jsonPatchTransform(patch) : mergePatchTransform(patch);
+  return type === JSON_PATCH ? jsonPatchTransform(patch) : mergePatchTransform(patch);
+}
+
+export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
+  const dryRun = q.dryRun('PatchOptions');
+  const validation = q.fieldValidation('PatchOptions');
+  const apply = await patchTransformFor(ctx, ep);
   const { object } = await ep.store.update(
     scopeOf(ctx),
     info.name,
     (current) => {
-      const patched = decodeAs(ctx, ep, apply(current as KubeObject), validation);
+      const patched = decodeAs(ctx, ep, apply(toServed(ep, current as KubeObject)), validation);
       checkName(patched, ep, info);
       return patched;
     },
     { dryRun, subresource: info.subresource, allowCreate: false },
   );
-  respondValue(ctx, 200, object);
+  respondValue(ctx, 200, toServed(ep, object));
 }
 
 function jsonPatchTransform(patch: unknown): (current: KubeObject) => unknown {

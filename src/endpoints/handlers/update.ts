@@ -1,4 +1,5 @@
 /** PUT of an object or a subresource: replace it (create it where the kind allows), 200 or 201. */
+import { toServed } from '../conversion.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
@@ -20,5 +21,5 @@ export async function handleUpdate(ctx: RequestContext, ep: ResourceEndpoint, in
     subresource: info.subresource,
     allowCreate: !info.subresource && (ep.def.strategy.allowCreateOnUpdate ?? false),
   });
-  respondValue(ctx, created ? 201 : 200, object);
+  respondValue(ctx, created ? 201 : 200, toServed(ep, object));
 }

@@ -3,6 +3,7 @@
  * Headers go out at once; the stream ends at timeoutSeconds, when the client leaves, or when the
  * watcher falls too far behind (the client then resumes from its last resourceVersion).
  */
+import { toServedText } from '../conversion.js';
 import { once } from 'node:events';
 import { setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
@@ -71,7 +72,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     res.flushHeaders();
     try {
       for await (const item of events) {
-        const line = eventLine(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
+        const line = eventLine(ep, item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
         if (!res.write(line) && res.writableLength > HIGH_WATER_BYTES) {
           await Promise.race([once(res, 'drain'), once(res, 'close')]);
         }
@@ -87,11 +88,14 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
   }
 }
 
-function eventLine(item: WatchItem): string {
-  const build = (): string => `{"type":"${item.type}","object":${item.object.json}}\n`;
+function eventLine(ep: ResourceEndpoint, item: WatchItem): string {
+  const build = (): string => {
+    const object = item.type === 'ADDED' || item.type === 'MODIFIED' || item.type === 'DELETED' ? toServedText(ep, item.object) : item.object;
+    return `{"type":"${item.type}","object":${object.json}}\n`;
+  };
   if (!item.memo) return build();
-  // Watchers of one event may see different types (ADDED or MODIFIED, by their selectors).
-  const key = `json:${item.type}`;
+  // Watchers of one event may see different types (ADDED or MODIFIED, by their selectors) and versions.
+  const key = `json:${ep.def.version}:${item.type}`;
   const cached = item.memo.get(key);
   if (typeof cached === 'string') return cached;
   const line = build();

@@ -26,7 +26,7 @@ const widget: ResourceDefinition = {
 function model() {
   const registry = new ResourceRegistry();
   const fakeStore = {} as GenericStore;
-  for (const def of [namespaceResource(names), configMapResource(names), widget]) registry.add({ def, store: fakeStore });
+  for (const def of [namespaceResource(names, { names }), configMapResource(names, { names }), widget]) registry.add({ def, store: fakeStore });
   return buildApiModel(registry, names);
 }
 

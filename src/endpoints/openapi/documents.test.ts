@@ -8,7 +8,7 @@ import { createOpenApiDocuments } from './documents.js';
 function docs() {
   const names = createApiNames('k8s.io');
   const registry = new ResourceRegistry();
-  registry.add({ def: configMapResource(names), store: {} as GenericStore });
+  registry.add({ def: configMapResource(names, { names }), store: {} as GenericStore });
   return createOpenApiDocuments(registry, names, { version: 'v1.2.3' });
 }
 

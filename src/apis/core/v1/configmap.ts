@@ -49,6 +49,7 @@ export const configMapResource = defineResource<ConfigMap>(() => ({
   namespaced: true,
   shortNames: ['cm'],
   schema: ConfigMapSchema,
+  fixture: () => ({ data: { key: 'value' }, binaryData: { bin: Buffer.from('bytes').toString('base64') } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,
     validate: validateConfigMap,

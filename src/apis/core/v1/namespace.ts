@@ -88,6 +88,7 @@ export const namespaceResource = defineResource<Namespace>((names) => ({
   shortNames: ['ns'],
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   schema: NamespaceSchema,
+  fixture: () => ({ spec: {} }),
   strategy: {
     nameValidator: nameValidators.dnsLabel,
     selectableFieldNames: ['status.phase'],

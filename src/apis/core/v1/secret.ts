@@ -125,6 +125,7 @@ export const secretResource = defineResource<Secret>((names) => ({
   singular: 'secret',
   namespaced: true,
   schema: SecretSchema,
+  fixture: () => ({ type: 'Opaque', data: { password: Buffer.from('s3cret').toString('base64') } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,
     selectableFieldNames: ['type'],

@@ -1,0 +1,94 @@
+/**
+ * GET, PUT and PATCH of a view subresource (`/scale`): the parent shown as another kind. Writes
+ * map the view back onto the parent inside the store's update loop, so concurrency and the parent's
+ * own rules apply; the answer is the view of the stored parent.
+ */
+import { errors } from '../../machinery/errors.js';
+import { apiVersionOf } from '../../machinery/gvk.js';
+import type { StrategyContext, ViewSubresource } from '../../registry/define-resource.js';
+import { DecodeError, decodeObject, type KubeObject } from '../../schema/index.js';
+import type { RequestContext } from '../request-context.js';
+import type { ResourceRequestInfo } from '../request-info.js';
+import type { ResourceEndpoint } from '../resource-endpoint.js';
+import { respondValue } from '../respond.js';
+import { QueryParams } from '../params.js';
+import { parseBody, readRequestBody, requestSerializer, type FieldValidation } from './decode-object.js';
+import { patchTransformFor } from './patch.js';
+import { scopeOf } from './scope.js';
+
+function viewContext(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): StrategyContext {
+  return { names: ep.names, namespace: info.namespace, subresource: info.subresource, now: new Date() };
+}
+
+/** Decodes a view as sent: its own apiVersion and kind, its schema, the field-validation mode. */
+function decodeView(ctx: RequestContext, sub: ViewSubresource, value: unknown, validation: FieldValidation): KubeObject {
+  const apiVersion = apiVersionOf(sub.view);
+  const raw = value as Record<string, unknown> | null;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw errors.badRequest(`the body must be a ${sub.view.kind} object`);
+  if (raw.apiVersion && raw.apiVersion !== apiVersion) {
+    throw errors.badRequest(`the API version in the data (${String(raw.apiVersion)}) does not match the expected API version (${apiVersion})`);
+  }
+  if (raw.kind && raw.kind !== sub.view.kind) throw errors.badRequest(`the kind in the data (${String(raw.kind)}) does not match the expected kind (${sub.view.kind})`);
+  let decoded;
+  try {
+    decoded = decodeObject<KubeObject>(sub.schema, raw);
+  } catch (e) {
+    if (e instanceof DecodeError) throw errors.badRequest(`${sub.view.kind} in version "${sub.view.version}" cannot be handled as a ${sub.view.kind}: ${e.message}`);
+    throw e;
+  }
+  if (decoded.unknownFields.length && validation !== 'Ignore') {
+    const texts = decoded.unknownFields.map((f) => `unknown field "${f}"`);
+    if (validation === 'Strict') throw errors.badRequest(`strict decoding error: ${texts.join(', ')}`);
+    ctx.warnings.push(...texts);
+  }
+  return { ...decoded.value, apiVersion, kind: sub.view.kind };
+}
+
+function checkView(sub: ViewSubresource, view: KubeObject, name: string, sctx: StrategyContext): void {
+  const errs = sub.validateView?.(view, sctx) ?? [];
+  if (errs.length) throw errors.invalid({ group: sub.view.group, kind: sub.view.kind }, name, errs);
+}
+
+/** The parent with the view applied; the view's resourceVersion, when set, is the write's precondition. */
+function mapBack(sub: ViewSubresource, view: KubeObject, parent: KubeObject, sctx: StrategyContext): KubeObject {
+  const next = sub.fromView(view, parent, sctx);
+  next.metadata = { ...next.metadata, resourceVersion: view.metadata.resourceVersion || parent.metadata.resourceVersion };
+  return next;
+}
+
+export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo, sub: ViewSubresource): Promise<void> {
+  const sctx = viewContext(ctx, ep, info);
+  const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
+  if (info.verb === 'get') {
+    const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
+    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx));
+    return;
+  }
+  const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
+  const dryRun = q.dryRun(optionsKind);
+  const validation = q.fieldValidation(optionsKind);
+  let transform: (current: KubeObject) => KubeObject;
+  if (info.verb === 'update') {
+    const serializer = requestSerializer(ctx);
+    const view = decodeView(ctx, sub, parseBody(serializer, await readRequestBody(ctx, ep)), validation);
+    if ((view.metadata.name ?? '') !== info.name) {
+      throw errors.badRequest(`the name of the object (${view.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
+    }
+    checkView(sub, view, info.name, sctx);
+    transform = (current) => mapBack(sub, view, current, sctx);
+  } else {
+    const applyPatch = await patchTransformFor(ctx, ep);
+    transform = (current) => {
+      const view = decodeView(ctx, sub, applyPatch(sub.toView(current, sctx)), validation);
+      checkView(sub, view, info.name, sctx);
+      return mapBack(sub, view, current, sctx);
+    };
+  }
+  // allowCreate is false, so the store always passes the current parent.
+  const { object } = await ep.store.update(scopeOf(ctx), info.name, (current) => transform(current as KubeObject), {
+    dryRun,
+    subresource: info.subresource,
+    allowCreate: false,
+  });
+  respondValue(ctx, 200, sub.toView(object, sctx));
+}
