@@ -1,5 +1,23 @@
 /** Every built-in kind, group by group, in the order discovery lists them. */
 import type { ResourceFactory } from '../registry/define-resource.js';
+import { admissionregistrationResources } from './admissionregistration/index.js';
+import { appsResources } from './apps/index.js';
+import { certificatesResources } from './certificates/index.js';
 import { coreV1Resources } from './core/v1/index.js';
+import { discoveryResources } from './discovery/index.js';
+import { eventsResources } from './events/index.js';
+import { flowcontrolResources } from './flowcontrol/index.js';
+import { networkingResources } from './networking/index.js';
+import { rbacResources } from './rbac/index.js';
 
-export const builtinResources: readonly ResourceFactory[] = [...coreV1Resources];
+export const builtinResources: readonly ResourceFactory[] = [
+  ...coreV1Resources,
+  ...appsResources,
+  ...eventsResources,
+  ...networkingResources,
+  ...rbacResources,
+  ...discoveryResources,
+  ...flowcontrolResources,
+  ...certificatesResources,
+  ...admissionregistrationResources,
+];

@@ -1,0 +1,4 @@
+/** The admissionregistration.<domain>/v1 kinds: one file per kind, listed here in discovery order. */
+import type { ResourceFactory } from '../../registry/define-resource.js';
+
+export const admissionregistrationResources: readonly ResourceFactory[] = [];
