@@ -4,7 +4,8 @@
  *
  * Requests arriving while a write is in flight are applied together in the next write, so a burst
  * of creates costs a few store writes rather than one contended write each. A lost race re-reads
- * the bitmap and applies the whole batch again; refusals are decided on the state that is written.
+ * the bitmap and applies the whole batch again. Every answer is decided on the state of the store:
+ * either the write carrying it succeeds, or, when nothing changes, the bitmap is re-read first.
  *
  * When the bitmap is missing, or was written for another range, it is rebuilt from the values the
  * stored objects hold (`inUse`), so a changed flag or an old data directory starts consistent.
@@ -108,10 +109,20 @@ export class StoredPool<T> implements ValuePool<T> {
   private async commit(ops: Op<T>[]): Promise<(AllocationResult<T> | undefined)[]> {
     const { kv, key } = this.opts;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const cached = this.known !== undefined;
       const base = this.known ?? (await this.read());
       const bits = base.bits.clone();
       const results = ops.map((op) => this.apply(bits, op));
       if (base.modRevision !== 0 && !base.rebuilt && bits.equals(base.bits)) {
+        // Nothing to write, so no compare-and-swap vouches for the state the answers came from:
+        // a refusal decided on a remembered bitmap is checked against the store first.
+        if (cached) {
+          const fresh = await this.read();
+          if (fresh.modRevision !== base.modRevision || fresh.rebuilt) {
+            this.known = fresh;
+            continue;
+          }
+        }
         this.known = base;
         return results;
       }

@@ -51,6 +51,7 @@ function poolOf(al: ServiceAllocators, family: string | undefined): ValuePool<st
 
 /** Takes one address per family, at the index of its family; `clusterIPs[i]` names a wanted one. */
 async function allocateClusterIPs(al: ServiceAllocators, svc: Service, indexes: number[], txn: ServiceTransaction, dryRun: boolean): Promise<void> {
+  if (indexes.length === 0) return;
   const spec = svc.spec;
   const ips = [...(spec.clusterIPs ?? [])];
   const families = spec.ipFamilies ?? [];
