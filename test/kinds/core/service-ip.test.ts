@@ -11,6 +11,8 @@ const MERGE = 'application/merge-patch+json';
 describe('Service cluster IPs on a single-stack cluster', () => {
   let s: TestServer;
   beforeAll(async () => {
+    // Addresses asked for by name below are all in 10.96.0.1-16, the band dynamic allocation leaves
+    // alone while others remain, so they never collide with an earlier automatic one.
     s = await startTestServer({ serviceClusterIPRange: '10.96.0.0/24' });
   });
   afterAll(() => s.close());
@@ -91,17 +93,17 @@ describe('Service cluster IPs on a single-stack cluster', () => {
     expect(invalidCauses(await s.post(SVC, svc('headless-np', { clusterIP: 'None', type: 'NodePort' })))).toEqual([
       "spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for NodePort services",
     ]);
-    expect(invalidCauses(await s.post(SVC, svc('none-second', { clusterIP: 'None', clusterIPs: ['None', '10.96.0.30'] })))).toEqual([
-      'spec.clusterIPs: Invalid value: ["None","10.96.0.30"]: \'None\' must be the first and only value',
+    expect(invalidCauses(await s.post(SVC, svc('none-second', { clusterIP: 'None', clusterIPs: ['None', '10.96.0.14'] })))).toEqual([
+      'spec.clusterIPs: Invalid value: ["None","10.96.0.14"]: \'None\' must be the first and only value',
     ]);
   });
 
   it('keeps the cluster IP: it cannot change, and a manifest without it keeps the allocated one', async () => {
     const out = await created(s, svc('immutable'));
-    const moved = await s.put(`${SVC}/immutable`, { ...out, spec: { ...out.spec, clusterIP: '10.96.0.40', clusterIPs: ['10.96.0.40'] } });
-    expect(invalidCauses(moved)).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.40"]: may not change once set']);
-    const singular = await s.put(`${SVC}/immutable`, { ...out, spec: { ...out.spec, clusterIP: '10.96.0.40' } });
-    expect(invalidCauses(singular)).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.40"]: may not change once set']);
+    const moved = await s.put(`${SVC}/immutable`, { ...out, spec: { ...out.spec, clusterIP: '10.96.0.11', clusterIPs: ['10.96.0.11'] } });
+    expect(invalidCauses(moved)).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set']);
+    const singular = await s.put(`${SVC}/immutable`, { ...out, spec: { ...out.spec, clusterIP: '10.96.0.11' } });
+    expect(invalidCauses(singular)).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set']);
     // Sending the original manifest again (no clusterIP) keeps what was allocated.
     const again = await s.put(`${SVC}/immutable`, svc('immutable', { selector: { app: 'other' } }));
     expect(again.status, again.text).toBe(200);
@@ -109,7 +111,7 @@ describe('Service cluster IPs on a single-stack cluster', () => {
   });
 
   it('switching to ExternalName clears cluster IPs, families and policy and frees the address; back again allocates', async () => {
-    await created(s, svc('switch', { clusterIP: '10.96.0.50' }));
+    await created(s, svc('switch', { clusterIP: '10.96.0.12' }));
     const ext = await s.patch(`${SVC}/switch`, { spec: { type: 'ExternalName', externalName: 'db.example.com' } }, MERGE);
     expect(ext.status, ext.text).toBe(200);
     expect(ext.body.spec.clusterIP).toBeUndefined();
@@ -117,17 +119,17 @@ describe('Service cluster IPs on a single-stack cluster', () => {
     expect(ext.body.spec.ipFamilies).toBeUndefined();
     expect(ext.body.spec.ipFamilyPolicy).toBeUndefined();
     // The address went back to the pool.
-    await created(s, svc('reuses-switch', { clusterIP: '10.96.0.50' }));
+    await created(s, svc('reuses-switch', { clusterIP: '10.96.0.12' }));
     const back = await s.patch(`${SVC}/switch`, { spec: { type: 'ClusterIP', externalName: null } }, MERGE);
     expect(back.status, back.text).toBe(200);
     expect(back.body.spec.clusterIP).toMatch(/^10\.96\.0\.\d+$/);
-    expect(back.body.spec.clusterIP).not.toBe('10.96.0.50');
+    expect(back.body.spec.clusterIP).not.toBe('10.96.0.12');
     expect(back.body.spec).toMatchObject({ ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
   });
 
   it('switching to ExternalName while changing the IP is refused', async () => {
     const out = await created(s, svc('switch-bad'));
-    const r = await s.put(`${SVC}/switch-bad`, { ...out, spec: { ...out.spec, type: 'ExternalName', externalName: 'x.example.com', clusterIP: '10.96.0.60', clusterIPs: ['10.96.0.60'] } });
+    const r = await s.put(`${SVC}/switch-bad`, { ...out, spec: { ...out.spec, type: 'ExternalName', externalName: 'x.example.com', clusterIP: '10.96.0.13', clusterIPs: ['10.96.0.13'] } });
     expect(invalidCauses(r)).toContain('spec.clusterIPs: Forbidden: may not be set for ExternalName services');
   });
 });

@@ -13,6 +13,8 @@ const inRange = (p: unknown): boolean => typeof p === 'number' && p >= 31000 && 
 describe('Service node ports', () => {
   let s: TestServer;
   beforeAll(async () => {
+    // Ports asked for by number below are all in 31000-31030, the band dynamic allocation leaves
+    // alone while others remain, so they never collide with an earlier automatic one.
     s = await startTestServer({ serviceNodePortRange: '31000-31999' });
   });
   afterAll(() => s.close());
@@ -30,15 +32,15 @@ describe('Service node ports', () => {
   it('gives TCP and UDP of one port the same node port', async () => {
     const dns = await created(s, svc('dns', { type: 'NodePort', ports: [{ name: 'tcp', port: 53 }, { name: 'udp', port: 53, protocol: 'UDP' }] }));
     expect(dns.spec.ports[0].nodePort).toBe(dns.spec.ports[1].nodePort);
-    const asked = await created(s, svc('dns-asked', { type: 'NodePort', ports: [{ name: 'tcp', port: 53 }, { name: 'udp', port: 53, protocol: 'UDP', nodePort: 31053 }] }));
-    expect(asked.spec.ports.map((p: any) => p.nodePort)).toEqual([31053, 31053]);
+    const asked = await created(s, svc('dns-asked', { type: 'NodePort', ports: [{ name: 'tcp', port: 53 }, { name: 'udp', port: 53, protocol: 'UDP', nodePort: 31001 }] }));
+    expect(asked.spec.ports.map((p: any) => p.nodePort)).toEqual([31001, 31001]);
   });
 
   it('takes a requested node port in range and unused, and refuses others', async () => {
-    const out = await created(s, svc('asked', { type: 'NodePort', ports: [{ port: 80, nodePort: 31500 }] }));
-    expect(out.spec.ports[0].nodePort).toBe(31500);
-    expect(invalidCauses(await s.post(SVC, svc('asked-again', { type: 'NodePort', ports: [{ port: 80, nodePort: 31500 }] })))).toEqual([
-      'spec.ports[0].nodePort: Invalid value: 31500: provided port is already allocated',
+    const out = await created(s, svc('asked', { type: 'NodePort', ports: [{ port: 80, nodePort: 31002 }] }));
+    expect(out.spec.ports[0].nodePort).toBe(31002);
+    expect(invalidCauses(await s.post(SVC, svc('asked-again', { type: 'NodePort', ports: [{ port: 80, nodePort: 31002 }] })))).toEqual([
+      'spec.ports[0].nodePort: Invalid value: 31002: provided port is already allocated',
     ]);
     expect(invalidCauses(await s.post(SVC, svc('asked-out', { type: 'NodePort', ports: [{ port: 80, nodePort: 30000 }] })))).toEqual([
       'spec.ports[0].nodePort: Invalid value: 30000: provided port is not in the valid range. The range of valid ports is 31000-31999',
@@ -46,23 +48,23 @@ describe('Service node ports', () => {
   });
 
   it('refuses node ports on a ClusterIP or ExternalName service, and the same node port twice', async () => {
-    expect(invalidCauses(await s.post(SVC, svc('np-cip', { ports: [{ port: 80, nodePort: 31600 }] })))).toEqual([
+    expect(invalidCauses(await s.post(SVC, svc('np-cip', { ports: [{ port: 80, nodePort: 31003 }] })))).toEqual([
       "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
     ]);
-    expect(invalidCauses(await s.post(SVC, svc('np-ext', { type: 'ExternalName', externalName: 'a.example.com', ports: [{ port: 80, nodePort: 31601 }] })))).toEqual([
+    expect(invalidCauses(await s.post(SVC, svc('np-ext', { type: 'ExternalName', externalName: 'a.example.com', ports: [{ port: 80, nodePort: 31004 }] })))).toEqual([
       "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ExternalName'",
     ]);
-    expect(invalidCauses(await s.post(SVC, svc('np-dup', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 31602 }, { name: 'b', port: 81, nodePort: 31602 }] })))).toEqual([
+    expect(invalidCauses(await s.post(SVC, svc('np-dup', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 31005 }, { name: 'b', port: 81, nodePort: 31005 }] })))).toEqual([
       // As in Kubernetes, allocation meets the second request before validation would.
-      'spec.ports[1].nodePort: Invalid value: 31602: provided port is already allocated',
+      'spec.ports[1].nodePort: Invalid value: 31005: provided port is already allocated',
     ]);
     // The refused request kept nothing.
-    const free = await created(s, svc('np-free', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 31602 }] }));
+    const free = await created(s, svc('np-free', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 31005 }] }));
     // On update the port is the service's own already, so validation speaks.
-    const dup = await s.put(`${SVC}/np-free`, { ...free, spec: { ...free.spec, ports: [free.spec.ports[0], { name: 'b', port: 81, protocol: 'TCP', targetPort: 81, nodePort: 31602 }] } });
-    expect(invalidCauses(dup)).toEqual(['spec.ports[1].nodePort: Duplicate value: 31602']);
+    const dup = await s.put(`${SVC}/np-free`, { ...free, spec: { ...free.spec, ports: [free.spec.ports[0], { name: 'b', port: 81, protocol: 'TCP', targetPort: 81, nodePort: 31005 }] } });
+    expect(invalidCauses(dup)).toEqual(['spec.ports[1].nodePort: Duplicate value: 31005']);
     // A UDP port may share the number.
-    const udp = await s.put(`${SVC}/np-free`, { ...free, spec: { ...free.spec, ports: [free.spec.ports[0], { name: 'b', port: 81, protocol: 'UDP', targetPort: 81, nodePort: 31602 }] } });
+    const udp = await s.put(`${SVC}/np-free`, { ...free, spec: { ...free.spec, ports: [free.spec.ports[0], { name: 'b', port: 81, protocol: 'UDP', targetPort: 81, nodePort: 31005 }] } });
     expect(udp.status, udp.text).toBe(200);
   });
 
@@ -94,22 +96,22 @@ describe('Service node ports', () => {
       const out = await created(s, svc('hc', { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }));
       expect(inRange(out.spec.healthCheckNodePort)).toBe(true);
       expect(out.spec.healthCheckNodePort).not.toBe(out.spec.ports[0].nodePort);
-      const asked = await created(s, svc('hc-asked', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31700 }));
-      expect(asked.spec.healthCheckNodePort).toBe(31700);
-      expect(invalidCauses(await s.post(SVC, svc('hc-taken', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31700 })))).toEqual([
-        'spec.healthCheckNodePort: Invalid value: 31700: failed to allocate requested HealthCheck NodePort 31700: provided port is already allocated',
+      const asked = await created(s, svc('hc-asked', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31006 }));
+      expect(asked.spec.healthCheckNodePort).toBe(31006);
+      expect(invalidCauses(await s.post(SVC, svc('hc-taken', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31006 })))).toEqual([
+        'spec.healthCheckNodePort: Invalid value: 31006: failed to allocate requested HealthCheck NodePort 31006: provided port is already allocated',
       ]);
     });
 
     it('is refused when not needed', async () => {
-      expect(invalidCauses(await s.post(SVC, svc('hc-cip', { healthCheckNodePort: 31701 })))).toEqual([
-        "spec.healthCheckNodePort: Invalid value: 31701: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      expect(invalidCauses(await s.post(SVC, svc('hc-cip', { healthCheckNodePort: 31007 })))).toEqual([
+        "spec.healthCheckNodePort: Invalid value: 31007: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
       ]);
-      expect(invalidCauses(await s.post(SVC, svc('hc-cluster', { type: 'LoadBalancer', healthCheckNodePort: 31702 })))).toEqual([
-        "spec.healthCheckNodePort: Invalid value: 31702: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      expect(invalidCauses(await s.post(SVC, svc('hc-cluster', { type: 'LoadBalancer', healthCheckNodePort: 31008 })))).toEqual([
+        "spec.healthCheckNodePort: Invalid value: 31008: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
       ]);
       // Nothing was kept by the refused requests.
-      await created(s, svc('hc-free', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31701 }));
+      await created(s, svc('hc-free', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31007 }));
     });
 
     it('cannot change, and is released when the policy changes to Cluster', async () => {
@@ -126,10 +128,10 @@ describe('Service node ports', () => {
 
   describe('allocateLoadBalancerNodePorts', () => {
     it('false leaves ports without node ports, but honours requested ones', async () => {
-      const out = await created(s, svc('no-alloc', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 31800 }] }));
+      const out = await created(s, svc('no-alloc', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 31009 }] }));
       expect(out.spec.allocateLoadBalancerNodePorts).toBe(false);
       expect(out.spec.ports[0].nodePort).toBeUndefined();
-      expect(out.spec.ports[1].nodePort).toBe(31800);
+      expect(out.spec.ports[1].nodePort).toBe(31009);
     });
 
     it('is only for LoadBalancer, and goes away when the type does', async () => {
