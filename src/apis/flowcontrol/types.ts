@@ -10,8 +10,9 @@ export const LIMIT_RESPONSE_TYPES = ['Queue', 'Reject'] as const;
 export const DISTINGUISHER_METHODS = ['ByNamespace', 'ByUser'] as const;
 export const SUBJECT_KINDS = ['Group', 'ServiceAccount', 'User'] as const;
 
-const conditionsList = <S extends ReturnType<typeof condition>>(item: S) =>
-  t.list(item, { listType: 'map', listMapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' });
+// Kubernetes gives these lists no patch strategy: apply merges them by type, a strategic merge
+// patch replaces them whole.
+const conditionsList = <S extends ReturnType<typeof condition>>(item: S) => t.list(item, { listType: 'map', listMapKeys: ['type'] });
 
 function condition(name: string) {
   return t.struct(name, {
