@@ -44,6 +44,8 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   /** Carries over fields an update may not change (usually status). Mutates `obj`, never `old`. */
   prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
   validate?(obj: T, ctx: StrategyContext): FieldError[];
+  /** Rules for a create only, after `validate` (Kubernetes' create-time checks an update may keep breaking). */
+  validateCreate?(obj: T, ctx: StrategyContext): FieldError[];
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Non-fatal advice returned as `Warning` headers. */
   warnings?(obj: T, old: T | undefined, ctx: StrategyContext): string[];
