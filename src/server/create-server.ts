@@ -117,7 +117,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   }
   await cache.start(REGISTRY_PREFIX);
 
-  const client = new InProcessClient(registry);
+  const client = new InProcessClient(registry, hubs);
   const controllers: { stop(): void }[] = [];
   let namespaceController: NamespaceController | undefined;
   if (namespaceStore) {
