@@ -3,6 +3,7 @@
  * storage keys, watch and decoding all follow from it. Definitions are factories of the API names,
  * because groups, annotation keys and secret types derive from the API domain.
  */
+import type { UserInfo } from '../admission/types.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
@@ -16,6 +17,8 @@ export interface StrategyContext {
   /** The subresource written ('' for the main resource). */
   readonly subresource: string;
   readonly now: Date;
+  /** Who makes the request, when authentication has said (a CertificateSigningRequest records it). */
+  readonly user?: UserInfo;
 }
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';

@@ -80,7 +80,7 @@ export class GenericStore extends StoreReads {
   }
 
   private strategyContext(scope: RequestScope, subresource = ''): StrategyContext {
-    return { names: this.names, namespace: scope.namespace, subresource, now: new Date() };
+    return { names: this.names, namespace: scope.namespace, subresource, now: new Date(), ...(scope.user ? { user: scope.user } : {}) };
   }
 
   private encode(obj: KubeObject): string {
