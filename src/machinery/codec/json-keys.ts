@@ -33,6 +33,9 @@ type Frame = { kind: 'object'; seen: Set<string> } | { kind: 'array'; index: num
 
 type KeyVisitor = (container: readonly PathSegment[], key: string, seq: number, repeated: boolean) => void;
 
+/** What ends a number or literal: a separator, a closing bracket or white space. */
+const SCALAR_END = new Set([0x2c, 0x5d, 0x7d, 0x20, 0x0a, 0x0d, 0x09]);
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -48,14 +51,16 @@ function walkKeys(text: string, visit: KeyVisitor): void {
   };
   /** Index just past the string literal starting at `start`. */
   const stringEnd = (start: number): number => {
-    let j = start + 1;
-    while (j < text.length) {
-      const c = text.charCodeAt(j);
-      if (c === 0x5c) j += 2;
-      else if (c === 0x22) return j + 1;
-      else j++;
+    let from = start + 1;
+    for (;;) {
+      const q = text.indexOf('"', from);
+      if (q < 0) return text.length;
+      // A quote ends the string unless an odd number of backslashes escapes it.
+      let slashes = 0;
+      while (text.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 === 0) return q + 1;
+      from = q + 1;
     }
-    return j;
   };
   const readKey = (): void => {
     const end = stringEnd(i);
@@ -102,7 +107,7 @@ function walkKeys(text: string, visit: KeyVisitor): void {
         continue;
       }
       if (c === '"') i = stringEnd(i);
-      else while (i < text.length && !',]} \n\r\t'.includes(text[i] as string)) i++;
+      else while (i < text.length && !SCALAR_END.has(text.charCodeAt(i))) i++;
       expectValue = false;
       continue;
     }
