@@ -39,11 +39,26 @@ describe('Service', () => {
       expect(del.body.spec.clusterIP).toBe(put.body.spec.clusterIP);
     });
 
+    it('merges ports by port number in a strategic merge patch, keeping what was allocated', async () => {
+      const out = await created(s, svc('smp', { type: 'NodePort', ports: [{ name: 'web', port: 80 }, { name: 'dns', port: 53, protocol: 'UDP' }] }));
+      const r = await s.patch(`${SVC}/smp`, { spec: { ports: [{ port: 80, targetPort: 8080 }, { name: 'extra', port: 81 }] } }, 'application/strategic-merge-patch+json');
+      expect(r.status, r.text).toBe(200);
+      const byName = Object.fromEntries(r.body.spec.ports.map((p: any) => [p.name, p]));
+      expect(Object.keys(byName).sort()).toEqual(['dns', 'extra', 'web']);
+      expect(byName.web).toMatchObject({ port: 80, targetPort: 8080, nodePort: out.spec.ports[0].nodePort });
+      expect(byName.dns.nodePort).toBe(out.spec.ports[1].nodePort);
+      expect(byName.extra.nodePort).toBeGreaterThanOrEqual(30000);
+      expect(r.body.spec.clusterIP).toBe(out.spec.clusterIP);
+    });
+
     it('selects by spec.type and spec.clusterIP', async () => {
       const a = await created(s, svc('sel-a'));
       await created(s, svc('sel-b', { type: 'NodePort' }));
       const byType = await s.get(`${SVC}?fieldSelector=spec.type%3DNodePort`);
-      expect(byType.body.items.map((i: any) => i.metadata.name)).toEqual(['sel-b']);
+      const names = byType.body.items.map((i: any) => i.metadata.name);
+      expect(names).toContain('sel-b');
+      expect(names).not.toContain('sel-a');
+      expect(byType.body.items.every((i: any) => i.spec.type === 'NodePort')).toBe(true);
       const byIP = await s.get(`${SVC}?fieldSelector=spec.clusterIP%3D${a.spec.clusterIP}`);
       expect(byIP.body.items.map((i: any) => i.metadata.name)).toEqual(['sel-a']);
       const bad = await s.get(`${SVC}?fieldSelector=spec.ports%3D80`);
