@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiNames } from './machinery/api-names.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseServiceRanges } from './registry/allocator/index.js';
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { DEFAULTS, parseDuration } from './server/options.js';
@@ -27,6 +28,11 @@ Usage: orch-apiserver [flags]
                                 k8s.io serves Kubernetes' own names
   --runtime-config=LIST         enable or disable group versions and resources:
                                 apps/v1=false,v1/configmaps=false,api/beta=true
+  --service-cluster-ip-range=CIDR[,CIDR]
+                                where Service cluster IPs come from; two CIDRs of different
+                                families for dual stack (default ${DEFAULT_SERVICE_CLUSTER_IP_RANGE})
+  --service-node-port-range=FIRST-LAST
+                                where Service node ports come from (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})
   --watch-history=DURATION      history kept for watch resumption and continue tokens (default 5m)
   --max-request-body-bytes=N    largest request body accepted (default ${DEFAULTS.maxRequestBodyBytes})
   --log-level=LEVEL             debug, info, warn, error or silent (default info)
@@ -58,6 +64,8 @@ async function main(): Promise<void> {
         'etcd-prefix': { type: 'string' },
         'api-domain': { type: 'string' },
         'runtime-config': { type: 'string' },
+        'service-cluster-ip-range': { type: 'string' },
+        'service-node-port-range': { type: 'string' },
         'watch-history': { type: 'string' },
         'max-request-body-bytes': { type: 'string' },
         'log-level': { type: 'string' },
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
   try {
     createApiNames(apiDomain);
     parseRuntimeConfig(v['runtime-config']);
+    parseServiceRanges({ serviceClusterIPRange: v['service-cluster-ip-range'], serviceNodePortRange: v['service-node-port-range'] });
   } catch (e) {
     fail((e as Error).message);
   }
@@ -124,6 +133,8 @@ async function main(): Promise<void> {
       ...(backend === 'etcd' ? { etcdServers, ...(etcdPrefix !== undefined ? { etcdPrefix } : {}) } : {}),
       apiDomain,
       ...(v['runtime-config'] !== undefined ? { runtimeConfig: v['runtime-config'] } : {}),
+      ...(v['service-cluster-ip-range'] !== undefined ? { serviceClusterIPRange: v['service-cluster-ip-range'] } : {}),
+      ...(v['service-node-port-range'] !== undefined ? { serviceNodePortRange: v['service-node-port-range'] } : {}),
       watchHistoryMs,
       maxRequestBodyBytes,
       logLevel: logLevel as 'info',

@@ -8,6 +8,9 @@ import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
 import type { KubeObject, StructSchema } from '../schema/index.js';
+import type { ServiceAllocators } from './allocator/types.js';
+
+export type { AllocationResult, ServiceAllocators, ValuePool } from './allocator/types.js';
 
 /** What a strategy hook may know about the request. */
 export interface StrategyContext {
@@ -144,6 +147,8 @@ export interface Deprecation {
 /** Services the composition root hands to kinds that need more than pure rules. */
 export interface KindEnvironment {
   readonly names: ApiNames;
+  /** Cluster IP and node port pools for Services; absent where definitions are only listed, not served. */
+  readonly serviceAllocators?: ServiceAllocators;
 }
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {

@@ -26,6 +26,7 @@ import { compose } from '../http/context.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
+import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
@@ -63,6 +64,8 @@ function keyPrefixOf(group: string, resource: string): string {
 export async function createServer(options: ServerOptions = {}): Promise<OrchServer> {
   const names = createApiNames(options.apiDomain ?? DEFAULTS.apiDomain);
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
+  // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
+  const serviceRanges = parseServiceRanges(options);
   const kv = await openStore(options);
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
@@ -99,7 +102,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     defaultIngressClass(names, { list: (signal) => storedObjects(names.group('networking'), 'ingressclasses', signal) }),
   ]);
 
-  const env: KindEnvironment = { names };
+  const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
+  const env: KindEnvironment = { names, serviceAllocators };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {

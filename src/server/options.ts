@@ -27,6 +27,13 @@ export interface ServerOptions {
   requestTimeoutSeconds?: number;
   /** Watches without timeoutSeconds last between this and twice this (default 1800 s). */
   minRequestTimeoutSeconds?: number;
+  /**
+   * Where Service cluster IPs come from: one CIDR, or two of different families for dual stack
+   * (`10.0.0.0/24,fd00::/108`). Default 10.0.0.0/24, as kube-apiserver.
+   */
+  serviceClusterIPRange?: string;
+  /** Where Service node ports come from, `first-last` (default 30000-32767). */
+  serviceNodePortRange?: string;
   /** Extra kinds to serve beside the built-in ones (library use, tests). */
   resources?: readonly ResourceFactory[];
   /** Tuning of the watch cache (bookmark interval, window size). */
