@@ -192,9 +192,13 @@ function validateConfigSource(source: Node['spec']['configSource'], path: FieldP
   return errs;
 }
 
-/** Kubernetes' ValidateNodeUpdate: what may not change, and checks on the new status. */
-function validateNodeUpdate(names: ApiNames, node: Node, old: Node): FieldError[] {
-  const errs = validateResources(names, node);
+/**
+ * Kubernetes' ValidateNodeUpdate: what may not change, and checks on the new status. It repeats
+ * ValidateNode's resource and taint checks; `withNodeChecks` false leaves those to `validate`
+ * (the main endpoint runs both), so no error is reported twice.
+ */
+function validateNodeUpdate(names: ApiNames, node: Node, old: Node, withNodeChecks: boolean): FieldError[] {
+  const errs = withNodeChecks ? validateResources(names, node) : [];
   const addresses = FieldPath.root('status').child('addresses');
   const seen: unknown[] = [];
   (node.status.addresses ?? []).forEach((a, i) => {
@@ -218,7 +222,7 @@ function validateNodeUpdate(names: ApiNames, node: Node, old: Node): FieldError[
     const path = FieldPath.root('status').child('config');
     for (const k of ['assigned', 'active', 'lastKnownGood'] as const) errs.push(...validateConfigSource(config[k], path.child(k), true));
   }
-  errs.push(...validateTaints(node.spec.taints ?? [], FieldPath.root('metadata').child('taints')));
+  if (withNodeChecks) errs.push(...validateTaints(node.spec.taints ?? [], FieldPath.root('metadata').child('taints')));
   if ((node.spec.externalID ?? '') !== (old.spec.externalID ?? '')) errs.push(fieldErr.forbidden('spec.externalID', 'may not be updated'));
   return errs;
 }
@@ -262,7 +266,7 @@ export const nodeResource = defineResource<Node>((names) => ({
       if (!old.spec.configSource) delete node.spec.configSource;
     },
     validate: (node) => validateNode(names, node),
-    validateUpdate: (node, old) => validateNodeUpdate(names, node, old),
+    validateUpdate: (node, old) => validateNodeUpdate(names, node, old, false),
     warnings: (node) => (node.spec.configSource ? ['spec.configSource: the feature is removed'] : []),
   },
   subresources: {
@@ -270,7 +274,7 @@ export const nodeResource = defineResource<Node>((names) => ({
       prepareForUpdate(node, old) {
         if (!old.status.config) delete node.status.config;
       },
-      validateUpdate: (node, old) => validateNodeUpdate(names, node, old),
+      validateUpdate: (node, old) => validateNodeUpdate(names, node, old, true),
     }),
   },
 }));
