@@ -63,8 +63,8 @@ export const eventResource = defineResource<Event>(() => ({
     allowCreateOnUpdate: true,
     selectableFieldNames: CORE_EVENT_FIELDS,
     selectableFields: eventSelectableFields,
-    validateCreateOnly: true,
-    validate: validateEventCreate,
+    // Kubernetes validates an event update by its own rules only: no common `validate`.
+    validateCreate: validateEventCreate,
     validateUpdate: validateEventUpdate,
   },
 }));
