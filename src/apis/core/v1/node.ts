@@ -32,7 +32,7 @@ export const NodeConfigSource = t.struct('core.v1.NodeConfigSource', {
 
 export const NodeSpec = t.struct('core.v1.NodeSpec', {
   podCIDR: t.field(1, t.string(), { description: 'The pod IP range of the node; the same as podCIDRs[0].' }),
-  podCIDRs: t.field(7, t.list(t.string(), { listType: 'set', patchStrategy: 'merge' }), {
+  podCIDRs: t.field(7, t.list(t.string(), { patchStrategy: 'merge' }), {
     description: 'The pod IP ranges of the node, at most one per IP family. Set once.',
   }),
   providerID: t.field(3, t.string(), { description: "The node's ID in the cloud provider: <provider>://<id>. Set once." }),
