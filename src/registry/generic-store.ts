@@ -25,6 +25,8 @@ export interface RequestScope {
   signal: AbortSignal;
   /** Advice collected for `Warning` headers. */
   warnings: string[];
+  /** The group and version the request named (which served version of the kind it used). */
+  groupVersion?: { group: string; version: string };
 }
 
 export interface WriteOptions {
@@ -80,7 +82,14 @@ export class GenericStore extends StoreReads {
   }
 
   private strategyContext(scope: RequestScope, subresource = ''): StrategyContext {
-    return { names: this.names, namespace: scope.namespace, subresource, now: new Date(), ...(scope.user ? { user: scope.user } : {}) };
+    return {
+      names: this.names,
+      namespace: scope.namespace,
+      subresource,
+      now: new Date(),
+      ...(scope.user ? { user: scope.user } : {}),
+      ...(scope.groupVersion ? { requestGroupVersion: scope.groupVersion } : {}),
+    };
   }
 
   private encode(obj: KubeObject): string {
@@ -165,7 +174,7 @@ export class GenericStore extends StoreReads {
     fillCreateSystemFields(obj.metadata, ctx.now, strategy.trackGeneration ?? false);
     await this.admission.admit(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
     this.bindNamespace(obj, scope);
-    if (this.hasStatusSubresource) this.resetStatus(obj);
+    if (this.hasStatusSubresource && !strategy.statusOnCreate) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
     const tx = await strategy.beginCreate?.(obj, { ...ctx, dryRun: opts.dryRun });
     return finishing(tx, opts.dryRun, async () => {

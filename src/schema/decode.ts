@@ -6,6 +6,7 @@
  *
  * Pure: never mutates its input. Throws DecodeError for a value of the wrong JSON type.
  */
+import { canonicalQuantity, QuantityParseError } from '../machinery/quantity.js';
 import { resolveSchema, type FieldSpec, type Schema, type StructSchema } from './dsl.js';
 
 export class DecodeError extends Error {}
@@ -157,8 +158,8 @@ function decode(schema: Schema, v: unknown, path: string, walk: Walk): unknown {
       if (typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return v;
       throw typeError(s, v, walk);
     case 'quantity':
-      if (typeof v === 'string') return v;
-      if (typeof v === 'number') return String(v);
+      if (typeof v === 'string') return quantityText(v.trim());
+      if (typeof v === 'number') return quantityText(String(v));
       throw typeError(s, v, walk);
     case 'raw':
       return v;
@@ -227,6 +228,16 @@ function decodeField(spec: FieldSpec, v: unknown, path: string, walk: Walk): unk
   const value = decode(spec.schema, v, path, walk);
   if (spec.presence === 'omitempty' && isEmpty(value)) return OMIT;
   return value;
+}
+
+/** A Quantity is stored and printed in its canonical form (`1024Mi` → `1Gi`), as Go re-encodes it. */
+function quantityText(v: string): string {
+  try {
+    return canonicalQuantity(v);
+  } catch (e) {
+    if (e instanceof QuantityParseError) throw new DecodeError(e.message);
+    throw e;
+  }
 }
 
 function firstBadBase64Byte(s: string): number {
