@@ -99,6 +99,17 @@ export interface StructSchema<T = unknown> extends Typed<T> {
   readonly structType?: MapType;
   /** Keep fields the schema does not list (the `object` of a RawExtension-like struct). */
   readonly preserveUnknownFields?: boolean;
+  /**
+   * Go structs embedded with `json:",inline"` (Volume's VolumeSource, Probe's ProbeHandler): their
+   * fields appear flat in `fields`, as JSON has them, while protobuf nests each as one message at
+   * `proto`. A field belongs to the embedded struct when that struct's `fields` has its name.
+   */
+  readonly embedded?: readonly EmbeddedStruct[];
+}
+
+export interface EmbeddedStruct {
+  readonly proto: number;
+  readonly schema: StructSchema;
 }
 
 /** A named schema resolved on use, for recursive types. */
@@ -191,7 +202,7 @@ export const t = {
   struct: <F extends Record<string, FieldSpec>>(
     name: string,
     fields: F,
-    opts?: { structType?: MapType; preserveUnknownFields?: boolean; description?: string },
+    opts?: { structType?: MapType; preserveUnknownFields?: boolean; description?: string; embedded?: readonly EmbeddedStruct[] },
   ): StructSchema<Flatten<FieldsOf<F>>> => ({ type: 'object', name, fields, ...opts }),
   lazy: <T>(resolve: () => Schema): LazySchema<T> => ({ type: 'lazy', resolve }),
   /** A field with its protobuf number. */
