@@ -2,3 +2,4 @@
 export * from './references.js';
 export * from './resources.js';
 export * from './scheduling.js';
+export * from './claim-spec.js';
