@@ -202,3 +202,9 @@ export function formatQuantity(q: Quantity): string {
 export function canonicalQuantity(text: string): string {
   return formatQuantity(parseQuantity(text));
 }
+
+/** a + b, keeping a's format (Kubernetes' Quantity.Add). */
+export function addQuantities(a: Quantity, b: Quantity): Quantity {
+  const e = Math.min(a.exponent, b.exponent);
+  return { mantissa: a.mantissa * pow10(a.exponent - e) + b.mantissa * pow10(b.exponent - e), exponent: e, format: a.format };
+}
