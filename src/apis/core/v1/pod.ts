@@ -52,9 +52,8 @@ export const podResource = defineResource<Pod>((names) => {
       prepareForCreate(pod) {
         pod.status = { phase: 'Pending', qosClass: podQOSClass(pod.spec) };
       },
-      // The create-only rules hold on update too: a stored pod never has ephemeral containers set
-      // through this endpoint, and its status (kept on update) was checked when written.
-      validate: (pod) => [...validatePodSpecRules(pod, rn), ...validatePodCreate(pod)],
+      validate: (pod) => validatePodSpecRules(pod, rn),
+      validateCreate: (pod) => validatePodCreate(pod),
       validateUpdate: (pod, old) => validatePodUpdate(pod, old),
     },
     subresources: {
