@@ -94,11 +94,6 @@ export function validateDns1123Subdomain(value: string, path: FieldPath): FieldE
   return isDns1123Subdomain(value).map((m) => fieldErr.invalid(path, value, m));
 }
 
-/** A name that is a DNS subdomain, reported as Invalid with each message (object names in references). */
-export function validateSubdomainName(value: string, path: FieldPath): FieldError[] {
-  return validateDns1123Subdomain(value, path);
-}
-
 export function validateLabelMap(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
