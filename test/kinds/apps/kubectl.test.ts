@@ -76,6 +76,32 @@ spec:
     expect(got.stdout).toBe('5 2 25%');
   });
 
+  it('applies a deployment twice, switching to Recreate: retainKeys drops the rolling update parameters', async () => {
+    const doc = (type: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: flip
+spec:
+  selector:
+    matchLabels: {app: flip}
+  strategy:
+    type: ${type}
+  template:
+    metadata:
+      labels: {app: flip}
+    spec:
+      containers:
+      - name: c
+        image: nginx:1.25
+`;
+    const first = await kubectl('apply', '-f', manifest('flip1.yaml', doc('RollingUpdate')));
+    expect(first.code, first.stderr).toBe(0);
+    const second = await kubectl('apply', '-f', manifest('flip2.yaml', doc('Recreate')));
+    expect(second.code, second.stderr).toBe(0);
+    const got = await kubectl('get', 'deploy', 'flip', '-o', 'jsonpath={.spec.strategy}');
+    expect(JSON.parse(got.stdout)).toEqual({ type: 'Recreate' });
+  });
+
   it('runs a pod and finds it by short name, field selector and the all category', async () => {
     const ran = await kubectl('run', 'solo', '--image=busybox:1.36', '--restart=Never', '--', 'sleep', '3600');
     expect(ran.code, ran.stderr).toBe(0);
