@@ -55,7 +55,7 @@ export function carryUpdateSystemFields(meta: ObjectMeta, old: ObjectMeta): void
   delete meta.selfLink;
 }
 
-function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+export function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
     for (const m of isQualifiedName(k)) errs.push(fieldErr.invalid(path, k, m));
@@ -64,7 +64,7 @@ function validateLabels(labels: Record<string, string> | undefined, path: FieldP
   return errs;
 }
 
-function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   let size = 0;
   for (const [k, v] of Object.entries(annotations ?? {})) {

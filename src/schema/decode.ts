@@ -6,7 +6,7 @@
  *
  * Pure: never mutates its input. Throws DecodeError for a value of the wrong JSON type.
  */
-import { canonicalQuantity, QuantityParseError } from '../machinery/quantity.js';
+import { canonicalQuantity, QuantityError } from '../machinery/quantity.js';
 import { resolveSchema, type FieldSpec, type Schema, type StructSchema } from './dsl.js';
 
 export class DecodeError extends Error {}
@@ -158,8 +158,8 @@ function decode(schema: Schema, v: unknown, path: string, walk: Walk): unknown {
       if (typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return v;
       throw typeError(s, v, walk);
     case 'quantity':
-      if (typeof v === 'string') return quantityText(v.trim());
-      if (typeof v === 'number') return quantityText(String(v));
+      // Kubernetes re-prints every quantity in its canonical form (0.5 → 500m, 1024Mi → 1Gi).
+      if (typeof v === 'string' || typeof v === 'number') return canonical(String(v));
       throw typeError(s, v, walk);
     case 'raw':
       return v;
@@ -230,12 +230,12 @@ function decodeField(spec: FieldSpec, v: unknown, path: string, walk: Walk): unk
   return value;
 }
 
-/** A Quantity is stored and printed in its canonical form (`1024Mi` → `1Gi`), as Go re-encodes it. */
-function quantityText(v: string): string {
+/** A Quantity is stored and printed in its canonical form, as Go re-encodes it; text that is none is a DecodeError. */
+function canonical(text: string): string {
   try {
-    return canonicalQuantity(v);
+    return canonicalQuantity(text);
   } catch (e) {
-    if (e instanceof QuantityParseError) throw new DecodeError(e.message);
+    if (e instanceof QuantityError) throw new DecodeError(e.message);
     throw e;
   }
 }

@@ -6,6 +6,7 @@ import { namespaceResource } from './namespace.js';
 import { nodeResource } from './node.js';
 import { persistentVolumeResource } from './persistentvolume.js';
 import { persistentVolumeClaimResource } from './persistentvolumeclaim.js';
+import { podResource } from './pod.js';
 import { secretResource } from './secret.js';
 import { serviceResource } from './service/index.js';
 import { serviceAccountResource } from './serviceaccount.js';
@@ -20,4 +21,5 @@ export const coreV1Resources: readonly ResourceFactory[] = [
   persistentVolumeResource,
   persistentVolumeClaimResource,
   serviceAccountResource,
+  podResource,
 ];

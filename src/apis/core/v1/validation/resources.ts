@@ -2,7 +2,7 @@
 import type { ApiNames } from '../../../../machinery/api-names.js';
 import { fieldErr, type FieldError, type FieldPath } from '../../../../machinery/field-errors.js';
 import { isQualifiedName } from '../../../../machinery/name-validation.js';
-import { isWholeQuantity, parseQuantity, quantitySign, type Quantity } from '../../../../machinery/quantity.js';
+import { isWholeQuantity, parseQuantity, quantitySign, wholeValue, type Quantity } from '../../../../machinery/quantity.js';
 
 export const IS_NEGATIVE = 'must be greater than or equal to 0';
 export const IS_NOT_POSITIVE = 'must be greater than zero';
@@ -61,13 +61,6 @@ export function validateResourceQuantityValue(names: ApiNames, resource: string,
   const q = quantityOf(text);
   if (q && isIntegerResourceName(names, resource) && !isWholeQuantity(q)) errs.push(fieldErr.invalid(path, text, IS_NOT_INTEGER));
   return errs;
-}
-
-/** Kubernetes' `Quantity.Value()`: the whole value, rounded away from zero. */
-export function wholeValue(q: Quantity): number {
-  let v = q.num / q.den;
-  if (q.num % q.den !== 0n) v += q.num < 0n ? -1n : 1n;
-  return Number(v);
 }
 
 /** A capacity amount must not be negative (its whole value is shown, as Kubernetes does). */
