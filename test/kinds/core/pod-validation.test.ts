@@ -166,6 +166,62 @@ const cases: [string, Record<string, unknown>, Partial<Cause>[]][] = [
     ],
   ],
   [
+    'the claim template follows the claim rules: access modes of 1.25, data sources with a group',
+    {
+      containers: [c()],
+      volumes: [
+        {
+          name: 'a',
+          ephemeral: {
+            volumeClaimTemplate: {
+              spec: { accessModes: ['ReadWriteOncePod'], resources: { requests: { storage: '1Gi' } }, dataSource: { kind: 'Snapshot', name: 's' } },
+            },
+          },
+        },
+      ],
+    },
+    [
+      { reason: 'FieldValueNotSupported', field: 'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes', message: 'Unsupported value: "ReadWriteOncePod": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce"' },
+      { field: 'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.dataSource', message: 'Invalid value: "Snapshot"' },
+    ],
+  ],
+  [
+    'sources shared with persistent volumes follow the same rules (nfs, gcePersistentDisk under persistentDisk, fc, hostPath)',
+    {
+      containers: [c()],
+      volumes: [
+        { name: 'a', nfs: { server: 'nfs.example', path: 'relative' } },
+        { name: 'b', gcePersistentDisk: { pdName: '' } },
+        { name: 'c', fc: {} },
+        { name: 'd', hostPath: { path: '/a/../b', type: 'Pipe' } },
+      ],
+    },
+    [
+      { field: 'spec.volumes[0].nfs.path', message: 'Invalid value: "relative": must be an absolute path' },
+      { reason: 'FieldValueRequired', field: 'spec.volumes[1].persistentDisk.pdName' },
+      { reason: 'FieldValueRequired', field: 'spec.volumes[2].fc.targetWWNs', message: 'Required value: must specify either targetWWNs or wwids, but not both' },
+      { field: 'spec.volumes[3].hostPath.path', message: `Invalid value: "/a/../b": must not contain '..'` },
+      { reason: 'FieldValueNotSupported', field: 'spec.volumes[3].hostPath.type' },
+    ],
+  ],
+  [
+    'node affinity pins metadata.name to node names, one value each',
+    {
+      containers: [c()],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['Not_A_Node'] }] }] },
+        },
+      },
+    },
+    [
+      {
+        field: 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]',
+        message: expect.stringContaining('Invalid value: "Not_A_Node": a lowercase RFC 1123 subdomain') as unknown as string,
+      },
+    ],
+  ],
+  [
     'requests may not exceed limits',
     { containers: [c({ resources: { limits: { cpu: '1' }, requests: { cpu: '2' } } })] },
     [{ field: 'spec.containers[0].resources.requests', message: 'Invalid value: "2": must be less than or equal to cpu limit' }],

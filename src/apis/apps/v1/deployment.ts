@@ -12,8 +12,9 @@ import { statusSubresource } from '../../../registry/subresources.js';
 import { LabelSelector, objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { defaultPodTemplateSpec } from '../../core/v1/pod/defaults.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
+import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
-import { nonNegative, validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
+import { validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
 
 export const RollingUpdateDeployment = t.struct('apps.v1.RollingUpdateDeployment', {
   maxUnavailable: t.field(1, t.intOrString(), {
@@ -91,7 +92,7 @@ function intOrPercentValue(v: IntOrString | undefined): number {
 function validateIntOrPercent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
   if (v === undefined) return [];
   if (typeof v === 'string') return PERCENT.test(v) ? [] : [fieldErr.invalid(path, v, PERCENT_MSG)];
-  return nonNegative(v, path);
+  return validateNonNegative(v, path);
 }
 
 function validateStrategy(spec: Deployment['spec'], path: FieldPath): FieldError[] {
@@ -121,15 +122,15 @@ function validateDeployment(d: Deployment, names: ApiNames): FieldError[] {
   const path = FieldPath.root('spec');
   const replicas = spec.replicas ?? 0;
   const errs = [
-    ...nonNegative(replicas, path.child('replicas')),
+    ...validateNonNegative(replicas, path.child('replicas')),
     ...validateSelectorAndTemplate(spec.selector, spec.template, replicas, path, names),
     ...validateStrategy(spec, path.child('strategy')),
-    ...nonNegative(spec.minReadySeconds, path.child('minReadySeconds')),
-    ...nonNegative(spec.revisionHistoryLimit, path.child('revisionHistoryLimit')),
+    ...validateNonNegative(spec.minReadySeconds, path.child('minReadySeconds')),
+    ...validateNonNegative(spec.revisionHistoryLimit, path.child('revisionHistoryLimit')),
   ];
   const deadline = spec.progressDeadlineSeconds;
   if (deadline !== undefined) {
-    errs.push(...nonNegative(deadline, path.child('progressDeadlineSeconds')));
+    errs.push(...validateNonNegative(deadline, path.child('progressDeadlineSeconds')));
     if (deadline <= (spec.minReadySeconds ?? 0)) errs.push(fieldErr.invalid(path.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'));
   }
   return errs;
@@ -140,7 +141,7 @@ function validateStatus(d: Deployment, old: Deployment): FieldError[] {
   const path = FieldPath.root('status');
   const errs: FieldError[] = [];
   for (const f of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount'] as const) {
-    errs.push(...nonNegative(s[f], path.child(f)));
+    errs.push(...validateNonNegative(s[f], path.child(f)));
   }
   errs.push(...validateReplicaCounts(s, ['updatedReplicas', 'readyReplicas', 'availableReplicas'], path));
   const prev = old.status.collisionCount;

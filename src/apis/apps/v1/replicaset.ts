@@ -11,8 +11,9 @@ import { statusSubresource } from '../../../registry/subresources.js';
 import { LabelSelector, objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { defaultPodTemplateSpec } from '../../core/v1/pod/defaults.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
+import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
-import { nonNegative, validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
+import { validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
 
 export const ReplicaSetSpec = t.struct('apps.v1.ReplicaSetSpec', {
   replicas: t.field(1, t.int32(), { pointer: true, description: 'The desired number of pods. Default 1; zero is kept.' }),
@@ -49,7 +50,7 @@ function validateStatus(rs: ReplicaSet): FieldError[] {
   const s = rs.status;
   const path = FieldPath.root('status');
   const errs: FieldError[] = [];
-  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) errs.push(...nonNegative(s[f], path.child(f)));
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) errs.push(...validateNonNegative(s[f], path.child(f)));
   errs.push(...validateReplicaCounts(s, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], path));
   return errs;
 }
@@ -86,8 +87,8 @@ export const replicaSetResource = defineResource<ReplicaSet>((names) => ({
       const path = FieldPath.root('spec');
       const replicas = rs.spec.replicas ?? 0;
       return [
-        ...nonNegative(replicas, path.child('replicas')),
-        ...nonNegative(rs.spec.minReadySeconds, path.child('minReadySeconds')),
+        ...validateNonNegative(replicas, path.child('replicas')),
+        ...validateNonNegative(rs.spec.minReadySeconds, path.child('minReadySeconds')),
         ...validateSelectorAndTemplate(rs.spec.selector, rs.spec.template, replicas, path, names),
       ];
     },

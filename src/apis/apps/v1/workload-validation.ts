@@ -5,17 +5,13 @@
  */
 import type { ApiNames } from '../../../machinery/api-names.js';
 import { fieldErr, type FieldError, type FieldPath } from '../../../machinery/field-errors.js';
+import { validateLabelSelector } from '../../../machinery/label-selector-validation.js';
 import { labelSelectorFromStructured, type StructuredLabelSelector } from '../../../machinery/labels.js';
 import type { LabelSelector } from '../../../schema/index.js';
 import type { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
-import { isEmptySelector, NEGATIVE_MSG, validateLabelSelector } from '../../core/v1/pod/validation/common.js';
+import { isEmptySelector } from '../../core/v1/pod/validation/common.js';
 import { validatePodTemplateSpec } from '../../core/v1/pod/validation/pod-spec.js';
-import { ResourceNames } from '../../core/v1/pod/validation/resources.js';
 import { validateReadOnlyPersistentDisks } from '../../core/v1/pod/validation/volumes.js';
-
-export function nonNegative(value: number | undefined, path: FieldPath): FieldError[] {
-  return value !== undefined && value < 0 ? [fieldErr.invalid(path, value, NEGATIVE_MSG)] : [];
-}
 
 /**
  * The selector and template of a replicated workload. Kubernetes' message says "deployment" for
@@ -50,7 +46,7 @@ function validateReplicatedTemplate(selector: LabelSelector | undefined, templat
   if (!matches && (!selector || !isEmptySelector(selector))) {
     errs.push(fieldErr.invalid(path.child('metadata').child('labels'), template.metadata.labels ?? {}, '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplateSpec(template, path, new ResourceNames(names)));
+  errs.push(...validatePodTemplateSpec(template, path, names));
   if (replicas > 1) errs.push(...validateReadOnlyPersistentDisks(template.spec.volumes, path.child('spec').child('volumes')));
   const restartPolicy = template.spec.restartPolicy ?? '';
   if (restartPolicy !== 'Always') errs.push(fieldErr.notSupported(path.child('spec').child('restartPolicy'), restartPolicy, ['Always']));

@@ -12,19 +12,14 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { statusSubresource } from '../../../registry/subresources.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { defaultPersistentVolumeSource } from './volume-defaults.js';
-import { NodeSelector, ObjectReference, ResourceList } from './types/index.js';
+import { ACCESS_MODES, AccessModeList, NodeSelector, ObjectReference, ResourceList, VOLUME_MODES } from './types/index.js';
 import { PERSISTENT_VOLUME_SOURCE_KEYS, PersistentVolumeSource, type PersistentVolumeSource as Source } from './types/volume-sources.js';
 import { validateBasicResource, validatePositiveQuantity } from './validation/resources.js';
 import { validateNodeSelector } from './validation/scheduling.js';
 import { sourceValidators } from './validation/volume-sources.js';
 
-export const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce'] as const;
 export const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'] as const;
-export const VOLUME_MODES = ['Block', 'Filesystem'] as const;
 export const PV_PHASES = ['Available', 'Bound', 'Failed', 'Pending', 'Released'] as const;
-
-/** Access modes as the schema lists them; ReadWriteOncePod is behind a feature gate off in 1.25. */
-export const AccessModeList = t.list(t.string({ enum: [...ACCESS_MODES, 'ReadWriteOncePod'] }));
 
 export const VolumeNodeAffinity = t.struct('core.v1.VolumeNodeAffinity', {
   required: t.field(1, NodeSelector, { pointer: true, description: 'The nodes this volume can be reached from; a pod using it is scheduled onto one of them.' }),

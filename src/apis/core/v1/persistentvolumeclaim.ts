@@ -6,29 +6,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiNames } from '../../../machinery/api-names.js';
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
-import { validateLabelSelector } from '../../../machinery/label-selector-validation.js';
-import { isDns1123Subdomain, nameValidators } from '../../../machinery/name-validation.js';
+import { nameValidators } from '../../../machinery/name-validation.js';
 import { compareQuantities } from '../../../machinery/quantity.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { statusSubresource } from '../../../registry/subresources.js';
-import { LabelSelector, objectHeader, t, type ObjectOf } from '../../../schema/index.js';
-import { ACCESS_MODES, AccessModeList, VOLUME_MODES } from './persistentvolume.js';
-import { ResourceList, ResourceRequirements, TypedLocalObjectReference } from './types/index.js';
-import { quantityOf, validateBasicResource, validatePositiveQuantity, validateResourceQuantityValue } from './validation/resources.js';
+import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { AccessModeList, PersistentVolumeClaimSpec, ResourceList } from './types/index.js';
+import { validatePersistentVolumeClaimSpec } from './validation/claim-spec.js';
+import { quantityOf, validateBasicResource } from './validation/resources.js';
 
 export const PVC_PHASES = ['Bound', 'Lost', 'Pending'] as const;
 export const RESIZE_STATUSES = ['', 'ControllerExpansionFailed', 'ControllerExpansionInProgress', 'NodeExpansionFailed', 'NodeExpansionInProgress', 'NodeExpansionPending'] as const;
-
-export const PersistentVolumeClaimSpec = t.struct('core.v1.PersistentVolumeClaimSpec', {
-  accessModes: t.field(1, AccessModeList, { description: 'The access modes the volume must offer; at least one.' }),
-  selector: t.field(4, LabelSelector, { pointer: true, description: 'Labels a volume must have to be bound to this claim.' }),
-  resources: t.field(2, ResourceRequirements, { description: 'The storage the claim needs: requests.storage is required; it may grow on a bound claim.' }),
-  volumeName: t.field(3, t.string(), { description: 'The volume bound to the claim; set by the binder, once.' }),
-  storageClassName: t.field(5, t.string(), { pointer: true, description: 'The StorageClass to provision from; "" asks for a volume without class.' }),
-  volumeMode: t.field(6, t.string({ enum: VOLUME_MODES }), { pointer: true, description: 'Filesystem (the default) or Block.' }),
-  dataSource: t.field(7, TypedLocalObjectReference, { pointer: true, description: 'A claim or volume snapshot to fill the new volume from.' }),
-  dataSourceRef: t.field(8, TypedLocalObjectReference, { pointer: true, description: 'Any object to fill the new volume from; mirrors dataSource when both are usable.' }),
-}, { description: 'The storage a claim asks for.' });
 
 export const PersistentVolumeClaimCondition = t.struct('core.v1.PersistentVolumeClaimCondition', {
   type: t.required(1, t.string(), { always: true }),
@@ -55,46 +43,6 @@ export const PersistentVolumeClaimSchema = t.struct('core.v1.PersistentVolumeCla
 }, { description: "A user's request for storage, bound to one persistent volume that satisfies it." });
 export type PersistentVolumeClaim = ObjectOf<typeof PersistentVolumeClaimSchema>;
 type Spec = PersistentVolumeClaim['spec'];
-type DataSource = NonNullable<Spec['dataSource']>;
-
-function validateDataSource(ds: DataSource, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!ds.name) errs.push(fieldErr.required(path.child('name')));
-  if (!ds.kind) errs.push(fieldErr.required(path.child('kind')));
-  if (!ds.apiGroup && ds.kind !== 'PersistentVolumeClaim') errs.push(fieldErr.invalid(path, ds.kind, ''));
-  return errs;
-}
-
-/** The rules of a claim's spec (also the volumeClaimTemplates of other kinds). */
-export function validatePersistentVolumeClaimSpec(names: ApiNames, spec: Spec, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const modes = spec.accessModes ?? [];
-  if (modes.length === 0) errs.push(fieldErr.required(path.child('accessModes'), 'at least 1 access mode is required'));
-  errs.push(...validateLabelSelector(spec.selector, path.child('selector')));
-  for (const m of modes) if (!(ACCESS_MODES as readonly string[]).includes(m)) errs.push(fieldErr.notSupported(path.child('accessModes'), m, ACCESS_MODES));
-
-  // Kubernetes names the storage request `resources[storage]`.
-  const storagePath = path.child('resources').key('storage');
-  const storage = spec.resources.requests?.storage;
-  if (storage === undefined) errs.push(fieldErr.required(storagePath));
-  else {
-    const positive = validatePositiveQuantity(storage, storagePath);
-    errs.push(...(positive.length ? positive : validateResourceQuantityValue(names, 'storage', storage, storagePath)));
-  }
-  if (spec.storageClassName) {
-    for (const m of isDns1123Subdomain(spec.storageClassName)) errs.push(fieldErr.invalid(path.child('storageClassName'), spec.storageClassName, m));
-  }
-  if (spec.volumeMode !== undefined && !(VOLUME_MODES as readonly string[]).includes(spec.volumeMode)) {
-    errs.push(fieldErr.notSupported(path.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
-  }
-  if (spec.dataSource) errs.push(...validateDataSource(spec.dataSource, path.child('dataSource')));
-  if (spec.dataSourceRef) errs.push(...validateDataSource(spec.dataSourceRef, path.child('dataSourceRef')));
-  if (spec.dataSource && spec.dataSourceRef && !isDeepStrictEqual(spec.dataSource, spec.dataSourceRef)) {
-    errs.push(fieldErr.invalid(path, String(path.child('dataSource')), 'must match dataSourceRef'));
-  }
-  return errs;
-}
-
 function betaStorageClassKey(names: ApiNames): string {
   return names.labelSubKey('volume.beta', 'storage-class');
 }

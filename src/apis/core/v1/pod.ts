@@ -12,7 +12,6 @@ import { PodSpec } from './pod/pod-spec.js';
 import { PodStatus } from './pod/pod-status.js';
 import { podQOSClass } from './pod/qos.js';
 import { validatePodCreate, validatePodSpecRules, validatePodStatusUpdate, validatePodUpdate } from './pod/validation/pod.js';
-import { ResourceNames } from './pod/validation/resources.js';
 
 export const PodSchema = t.struct('core.v1.Pod', {
   ...objectHeader,
@@ -24,7 +23,6 @@ export type Pod = ObjectOf<typeof PodSchema>;
 const FIELD_NAMES = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'] as const;
 
 export const podResource = defineResource<Pod>((names) => {
-  const rn = new ResourceNames(names);
   return {
     group: '',
     version: 'v1',
@@ -52,7 +50,7 @@ export const podResource = defineResource<Pod>((names) => {
       prepareForCreate(pod) {
         pod.status = { phase: 'Pending', qosClass: podQOSClass(pod.spec) };
       },
-      validate: (pod) => validatePodSpecRules(pod, rn),
+      validate: (pod) => validatePodSpecRules(pod, names),
       validateCreate: (pod) => validatePodCreate(pod),
       validateUpdate: (pod, old) => validatePodUpdate(pod, old),
     },

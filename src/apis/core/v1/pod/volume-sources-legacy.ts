@@ -1,22 +1,9 @@
-/** The in-tree volume plugins of Kubernetes 1.25 beyond the common ones; schema only, mostly deprecated. */
+/**
+ * The in-tree volume plugins only a pod's VolumeSource has (Kubernetes 1.25; mostly deprecated).
+ * The sources persistent volumes share with pods are in types/volume-sources.ts.
+ */
 import { t, type Infer } from '../../../../schema/index.js';
 import { LocalObjectReference } from '../types/index.js';
-
-export const GCEPersistentDiskVolumeSource = t.struct('core.v1.GCEPersistentDiskVolumeSource', {
-  pdName: t.required(1, t.string(), { always: true }),
-  fsType: t.field(2, t.string()),
-  partition: t.field(3, t.int32()),
-  readOnly: t.field(4, t.bool()),
-});
-export type GCEPersistentDiskVolumeSource = Infer<typeof GCEPersistentDiskVolumeSource>;
-
-export const AWSElasticBlockStoreVolumeSource = t.struct('core.v1.AWSElasticBlockStoreVolumeSource', {
-  volumeID: t.required(1, t.string(), { always: true }),
-  fsType: t.field(2, t.string()),
-  partition: t.field(3, t.int32()),
-  readOnly: t.field(4, t.bool()),
-});
-export type AWSElasticBlockStoreVolumeSource = Infer<typeof AWSElasticBlockStoreVolumeSource>;
 
 export const GitRepoVolumeSource = t.struct('core.v1.GitRepoVolumeSource', {
   repository: t.required(1, t.string(), { always: true }),
@@ -24,13 +11,6 @@ export const GitRepoVolumeSource = t.struct('core.v1.GitRepoVolumeSource', {
   directory: t.field(3, t.string()),
 });
 export type GitRepoVolumeSource = Infer<typeof GitRepoVolumeSource>;
-
-export const NFSVolumeSource = t.struct('core.v1.NFSVolumeSource', {
-  server: t.required(1, t.string(), { always: true }),
-  path: t.required(2, t.string(), { always: true }),
-  readOnly: t.field(3, t.bool()),
-});
-export type NFSVolumeSource = Infer<typeof NFSVolumeSource>;
 
 export const ISCSIVolumeSource = t.struct('core.v1.ISCSIVolumeSource', {
   targetPortal: t.required(1, t.string(), { always: true }),
@@ -93,68 +73,12 @@ export const CephFSVolumeSource = t.struct('core.v1.CephFSVolumeSource', {
 });
 export type CephFSVolumeSource = Infer<typeof CephFSVolumeSource>;
 
-export const FlockerVolumeSource = t.struct('core.v1.FlockerVolumeSource', {
-  datasetName: t.field(1, t.string()),
-  datasetUUID: t.field(2, t.string()),
-});
-export type FlockerVolumeSource = Infer<typeof FlockerVolumeSource>;
-
-export const FCVolumeSource = t.struct('core.v1.FCVolumeSource', {
-  targetWWNs: t.field(1, t.list(t.string())),
-  lun: t.field(2, t.int32(), { pointer: true }),
-  fsType: t.field(3, t.string()),
-  readOnly: t.field(4, t.bool()),
-  wwids: t.field(5, t.list(t.string())),
-});
-export type FCVolumeSource = Infer<typeof FCVolumeSource>;
-
 export const AzureFileVolumeSource = t.struct('core.v1.AzureFileVolumeSource', {
   secretName: t.required(1, t.string(), { always: true }),
   shareName: t.required(2, t.string(), { always: true }),
   readOnly: t.field(3, t.bool()),
 });
 export type AzureFileVolumeSource = Infer<typeof AzureFileVolumeSource>;
-
-export const VsphereVirtualDiskVolumeSource = t.struct('core.v1.VsphereVirtualDiskVolumeSource', {
-  volumePath: t.required(1, t.string(), { always: true }),
-  fsType: t.field(2, t.string()),
-  storagePolicyName: t.field(3, t.string()),
-  storagePolicyID: t.field(4, t.string()),
-});
-export type VsphereVirtualDiskVolumeSource = Infer<typeof VsphereVirtualDiskVolumeSource>;
-
-export const QuobyteVolumeSource = t.struct('core.v1.QuobyteVolumeSource', {
-  registry: t.required(1, t.string(), { always: true }),
-  volume: t.required(2, t.string(), { always: true }),
-  readOnly: t.field(3, t.bool()),
-  user: t.field(4, t.string()),
-  group: t.field(5, t.string()),
-  tenant: t.field(6, t.string()),
-});
-export type QuobyteVolumeSource = Infer<typeof QuobyteVolumeSource>;
-
-export const AzureDiskVolumeSource = t.struct('core.v1.AzureDiskVolumeSource', {
-  diskName: t.required(1, t.string(), { always: true }),
-  diskURI: t.required(2, t.string(), { always: true }),
-  cachingMode: t.field(3, t.string(), { pointer: true }),
-  fsType: t.field(4, t.string(), { pointer: true }),
-  readOnly: t.field(5, t.bool(), { pointer: true }),
-  kind: t.field(6, t.string(), { pointer: true }),
-});
-export type AzureDiskVolumeSource = Infer<typeof AzureDiskVolumeSource>;
-
-export const PhotonPersistentDiskVolumeSource = t.struct('core.v1.PhotonPersistentDiskVolumeSource', {
-  pdID: t.required(1, t.string(), { always: true }),
-  fsType: t.field(2, t.string()),
-});
-export type PhotonPersistentDiskVolumeSource = Infer<typeof PhotonPersistentDiskVolumeSource>;
-
-export const PortworxVolumeSource = t.struct('core.v1.PortworxVolumeSource', {
-  volumeID: t.required(1, t.string(), { always: true }),
-  fsType: t.field(2, t.string()),
-  readOnly: t.field(3, t.bool()),
-});
-export type PortworxVolumeSource = Infer<typeof PortworxVolumeSource>;
 
 export const ScaleIOVolumeSource = t.struct('core.v1.ScaleIOVolumeSource', {
   gateway: t.required(1, t.string(), { always: true }),

@@ -5,24 +5,27 @@ import { ObjectFieldSelector, ResourceFieldSelector } from './container.js';
 import {
   AWSElasticBlockStoreVolumeSource,
   AzureDiskVolumeSource,
-  AzureFileVolumeSource,
-  CephFSVolumeSource,
-  CinderVolumeSource,
   FCVolumeSource,
-  FlexVolumeSource,
   FlockerVolumeSource,
   GCEPersistentDiskVolumeSource,
-  GitRepoVolumeSource,
-  GlusterfsVolumeSource,
-  ISCSIVolumeSource,
+  HostPathVolumeSource,
   NFSVolumeSource,
   PhotonPersistentDiskVolumeSource,
   PortworxVolumeSource,
   QuobyteVolumeSource,
+  VsphereVirtualDiskVolumeSource,
+} from '../types/volume-sources.js';
+import {
+  AzureFileVolumeSource,
+  CephFSVolumeSource,
+  CinderVolumeSource,
+  FlexVolumeSource,
+  GitRepoVolumeSource,
+  GlusterfsVolumeSource,
+  ISCSIVolumeSource,
   RBDVolumeSource,
   ScaleIOVolumeSource,
   StorageOSVolumeSource,
-  VsphereVirtualDiskVolumeSource,
 } from './volume-sources-legacy.js';
 
 export const KeyToPath = t.struct('core.v1.KeyToPath', {
@@ -31,12 +34,6 @@ export const KeyToPath = t.struct('core.v1.KeyToPath', {
   mode: t.field(3, t.int32(), { pointer: true }),
 });
 export type KeyToPath = Infer<typeof KeyToPath>;
-
-export const HostPathVolumeSource = t.struct('core.v1.HostPathVolumeSource', {
-  path: t.required(1, t.string(), { always: true }),
-  type: t.field(2, t.string(), { pointer: true }),
-});
-export type HostPathVolumeSource = Infer<typeof HostPathVolumeSource>;
 
 export const EmptyDirVolumeSource = t.struct('core.v1.EmptyDirVolumeSource', {
   medium: t.field(1, t.string()),

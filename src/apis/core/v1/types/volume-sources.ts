@@ -1,6 +1,8 @@
 /**
- * Volume sources of core/v1: every member of PersistentVolumeSource, some of which pods share
- * (hostPath, nfs, fc, ...). Protobuf numbers follow Kubernetes' core/v1 generated.proto.
+ * Volume sources of core/v1: every member of PersistentVolumeSource. Those Kubernetes also uses in
+ * a pod's VolumeSource (hostPath, nfs, fc, gcePersistentDisk, ...) are defined only here and the
+ * pod's volumes import them; the pod-only sources are in pod/volume-sources-legacy.ts. Protobuf
+ * numbers follow Kubernetes' core/v1 generated.proto.
  */
 import { t, type Infer } from '../../../../schema/index.js';
 import { ObjectReference, SecretReference } from './references.js';
@@ -13,6 +15,7 @@ export const GCEPersistentDiskVolumeSource = t.struct('core.v1.GCEPersistentDisk
   partition: t.field(3, t.int32()),
   readOnly: t.field(4, t.bool()),
 });
+export type GCEPersistentDiskVolumeSource = Infer<typeof GCEPersistentDiskVolumeSource>;
 
 export const AWSElasticBlockStoreVolumeSource = t.struct('core.v1.AWSElasticBlockStoreVolumeSource', {
   volumeID: t.required(1, str(), { always: true }),
@@ -20,6 +23,7 @@ export const AWSElasticBlockStoreVolumeSource = t.struct('core.v1.AWSElasticBloc
   partition: t.field(3, t.int32()),
   readOnly: t.field(4, t.bool()),
 });
+export type AWSElasticBlockStoreVolumeSource = Infer<typeof AWSElasticBlockStoreVolumeSource>;
 
 export const HOST_PATH_TYPES = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'] as const;
 
@@ -40,6 +44,7 @@ export const NFSVolumeSource = t.struct('core.v1.NFSVolumeSource', {
   path: t.required(2, str(), { always: true }),
   readOnly: t.field(3, t.bool()),
 });
+export type NFSVolumeSource = Infer<typeof NFSVolumeSource>;
 
 export const RBDPersistentVolumeSource = t.struct('core.v1.RBDPersistentVolumeSource', {
   monitors: t.required(1, t.list(str()), { always: true }),
@@ -89,11 +94,13 @@ export const FCVolumeSource = t.struct('core.v1.FCVolumeSource', {
   readOnly: t.field(4, t.bool()),
   wwids: t.field(5, t.list(str())),
 });
+export type FCVolumeSource = Infer<typeof FCVolumeSource>;
 
 export const FlockerVolumeSource = t.struct('core.v1.FlockerVolumeSource', {
   datasetName: t.field(1, str()),
   datasetUUID: t.field(2, str()),
 });
+export type FlockerVolumeSource = Infer<typeof FlockerVolumeSource>;
 
 export const FlexPersistentVolumeSource = t.struct('core.v1.FlexPersistentVolumeSource', {
   driver: t.required(1, str(), { always: true }),
@@ -116,6 +123,7 @@ export const VsphereVirtualDiskVolumeSource = t.struct('core.v1.VsphereVirtualDi
   storagePolicyName: t.field(3, str()),
   storagePolicyID: t.field(4, str()),
 });
+export type VsphereVirtualDiskVolumeSource = Infer<typeof VsphereVirtualDiskVolumeSource>;
 
 export const QuobyteVolumeSource = t.struct('core.v1.QuobyteVolumeSource', {
   registry: t.required(1, str(), { always: true }),
@@ -125,6 +133,7 @@ export const QuobyteVolumeSource = t.struct('core.v1.QuobyteVolumeSource', {
   group: t.field(5, str()),
   tenant: t.field(6, str()),
 });
+export type QuobyteVolumeSource = Infer<typeof QuobyteVolumeSource>;
 
 export const AZURE_CACHING_MODES = ['None', 'ReadOnly', 'ReadWrite'] as const;
 export const AZURE_DISK_KINDS = ['Dedicated', 'Managed', 'Shared'] as const;
@@ -142,12 +151,14 @@ export const PhotonPersistentDiskVolumeSource = t.struct('core.v1.PhotonPersiste
   pdID: t.required(1, str(), { always: true }),
   fsType: t.field(2, str()),
 });
+export type PhotonPersistentDiskVolumeSource = Infer<typeof PhotonPersistentDiskVolumeSource>;
 
 export const PortworxVolumeSource = t.struct('core.v1.PortworxVolumeSource', {
   volumeID: t.required(1, str(), { always: true }),
   fsType: t.field(2, str()),
   readOnly: t.field(3, t.bool()),
 });
+export type PortworxVolumeSource = Infer<typeof PortworxVolumeSource>;
 
 export const ScaleIOPersistentVolumeSource = t.struct('core.v1.ScaleIOPersistentVolumeSource', {
   gateway: t.required(1, str(), { always: true }),

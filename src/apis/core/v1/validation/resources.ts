@@ -1,12 +1,14 @@
-/** Rules for resource amounts (ResourceList values), in Kubernetes' words. */
+/**
+ * Resource names and amounts (ResourceList keys and values), in Kubernetes' words: which names are
+ * native or extended, which count in whole units, and the signs amounts may have. Shared by
+ * containers, pod overhead, claims, volumes and nodes.
+ */
 import type { ApiNames } from '../../../../machinery/api-names.js';
 import { fieldErr, type FieldError, type FieldPath } from '../../../../machinery/field-errors.js';
 import { isQualifiedName } from '../../../../machinery/name-validation.js';
 import { isWholeQuantity, parseQuantity, quantitySign, wholeValue, type Quantity } from '../../../../machinery/quantity.js';
+import { IS_NEGATIVE, IS_NOT_INTEGER, IS_NOT_POSITIVE } from '../types/field-checks.js';
 
-export const IS_NEGATIVE = 'must be greater than or equal to 0';
-export const IS_NOT_POSITIVE = 'must be greater than zero';
-export const IS_NOT_INTEGER = 'must be an integer';
 
 /** Resources counted in whole units (quota objects, extended resources). */
 const INTEGER_RESOURCES = new Set([
@@ -21,7 +23,7 @@ const INTEGER_RESOURCES = new Set([
   'services.loadbalancers',
 ]);
 
-/** A stored quantity, or undefined when the text is none (decoding refuses those, so rarely). */
+/** A stored quantity, or undefined when the text is none (decoding refuses those, so rarely). Callers skip checks on undefined. */
 export function quantityOf(text: string): Quantity | undefined {
   try {
     return parseQuantity(text);
@@ -39,6 +41,13 @@ export function isNativeResource(names: ApiNames, name: string): boolean {
 export function isExtendedResourceName(names: ApiNames, name: string): boolean {
   if (isNativeResource(names, name) || name.startsWith('requests.')) return false;
   return isQualifiedName(`requests.${name}`).length === 0;
+}
+
+export const isHugePagesResourceName = (name: string): boolean => name.startsWith('hugepages-');
+
+/** Requests below limits are allowed only for native resources other than huge pages. */
+export function isOvercommitAllowed(names: ApiNames, name: string): boolean {
+  return isNativeResource(names, name) && !isHugePagesResourceName(name);
 }
 
 export function isIntegerResourceName(names: ApiNames, name: string): boolean {

@@ -1,21 +1,19 @@
 /**
- * Node selectors and taints: the rules Kubernetes applies wherever they appear (a persistent
- * volume's node affinity, a node's taints, a pod's affinity).
+ * Node selectors, taints and taint effects: the rules Kubernetes applies wherever they appear (a
+ * persistent volume's node affinity, a node's taints, a pod's node affinity and tolerations).
  */
 import { fieldErr, type FieldError, type FieldPath } from '../../../../machinery/field-errors.js';
-import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../../../machinery/name-validation.js';
-import type { NodeSelector, Taint } from '../types/index.js';
-import { TAINT_EFFECTS } from '../types/index.js';
+import { isDns1123Subdomain, isValidLabelValue } from '../../../../machinery/name-validation.js';
+import type { Infer } from '../../../../schema/index.js';
+import type { NodeSelector, NodeSelectorTerm as NodeSelectorTermSchema, Taint } from '../types/index.js';
+import { TAINT_EFFECTS, validateQualifiedName } from '../types/index.js';
+
+type NodeSelectorTerm = Infer<typeof NodeSelectorTermSchema>;
 
 interface Requirement {
   key: string;
   operator: string;
   values?: string[];
-}
-
-/** A label key: a qualified name, reported once per problem. */
-export function validateLabelName(key: string, path: FieldPath): FieldError[] {
-  return isQualifiedName(key).map((m) => fieldErr.invalid(path, key, m));
 }
 
 export function validateNodeSelectorRequirement(rq: Requirement, path: FieldPath): FieldError[] {
@@ -37,7 +35,7 @@ export function validateNodeSelectorRequirement(rq: Requirement, path: FieldPath
     default:
       errs.push(fieldErr.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
   }
-  errs.push(...validateLabelName(rq.key, path.child('key')));
+  errs.push(...validateQualifiedName(rq.key, path.child('key')));
   return errs;
 }
 
@@ -60,16 +58,18 @@ export function validateNodeFieldSelectorRequirement(rq: Requirement, path: Fiel
   return errs;
 }
 
+/** One term: its label expressions and its field expressions (a preferred scheduling term's preference too). */
+export function validateNodeSelectorTerm(term: NodeSelectorTerm, path: FieldPath): FieldError[] {
+  return [
+    ...(term.matchExpressions ?? []).flatMap((rq, j) => validateNodeSelectorRequirement(rq, path.child('matchExpressions').index(j))),
+    ...(term.matchFields ?? []).flatMap((rq, j) => validateNodeFieldSelectorRequirement(rq, path.child('matchFields').index(j))),
+  ];
+}
+
 export function validateNodeSelector(selector: NodeSelector, path: FieldPath): FieldError[] {
   const terms = path.child('nodeSelectorTerms');
   if ((selector.nodeSelectorTerms ?? []).length === 0) return [fieldErr.required(terms, 'must have at least one node selector term')];
-  const errs: FieldError[] = [];
-  (selector.nodeSelectorTerms ?? []).forEach((term, i) => {
-    const termPath = terms.index(i);
-    (term.matchExpressions ?? []).forEach((rq, j) => errs.push(...validateNodeSelectorRequirement(rq, termPath.child('matchExpressions').index(j))));
-    (term.matchFields ?? []).forEach((rq, j) => errs.push(...validateNodeFieldSelectorRequirement(rq, termPath.child('matchFields').index(j))));
-  });
-  return errs;
+  return (selector.nodeSelectorTerms ?? []).flatMap((term, i) => validateNodeSelectorTerm(term, terms.index(i)));
 }
 
 /** A taint effect; `allowEmpty` for tolerations, where empty matches every effect. */
@@ -85,7 +85,7 @@ export function validateTaints(taints: readonly Taint[], path: FieldPath): Field
   const seen = new Set<string>();
   taints.forEach((taint, i) => {
     const at = path.index(i);
-    errs.push(...validateLabelName(taint.key, at.child('key')));
+    errs.push(...validateQualifiedName(taint.key, at.child('key')));
     const valueErrs = isValidLabelValue(taint.value ?? '');
     if (valueErrs.length) errs.push(fieldErr.invalid(at.child('value'), taint.value ?? '', valueErrs.join(';')));
     errs.push(...validateTaintEffect(taint.effect, false, at.child('effect')));

@@ -1,6 +1,9 @@
 /**
- * The rules of each persistent volume source, with Kubernetes' messages and field paths (including
- * the paths it names oddly, such as `persistentDisk` for gcePersistentDisk's fields).
+ * The rules of each volume source, with Kubernetes' messages and field paths (including the paths
+ * it names oddly, such as `persistentDisk` for gcePersistentDisk's fields). The sources a pod's
+ * volumes share with persistent volumes, or whose pod variant Kubernetes checks by the same rules,
+ * are checked here for both (sharedSourceValidators); the rest of a pod's sources are checked in
+ * pod/validation/volumes.ts.
  */
 import type { ApiNames } from '../../../../machinery/api-names.js';
 import { fieldErr, type FieldError, type FieldPath } from '../../../../machinery/field-errors.js';
@@ -9,20 +12,15 @@ import type { Infer } from '../../../../schema/index.js';
 import { HOST_PATH_TYPES, AZURE_CACHING_MODES, AZURE_DISK_KINDS, type PersistentVolumeSource } from '../types/volume-sources.js';
 import type * as V from '../types/volume-sources.js';
 import type { SecretReference } from '../types/references.js';
+import { inclusiveRange, validatePathNoBacksteps } from '../types/field-checks.js';
 
 type Src<K extends keyof PersistentVolumeSource> = NonNullable<PersistentVolumeSource[K]>;
 type SecretRef = Infer<typeof SecretReference>;
 
-const inclusiveRange = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
 const required = (path: FieldPath, detail?: string): FieldError => fieldErr.required(path, detail);
 
 function dnsLabel(value: string, path: FieldPath): FieldError[] {
   return isDns1123Label(value).map((m) => fieldErr.invalid(path, value, m));
-}
-
-/** No `..` element anywhere in the path. */
-export function validatePathNoBacksteps(path: string, at: FieldPath): FieldError[] {
-  return path.split('/').includes('..') ? [fieldErr.invalid(at, path, "must not contain '..'")] : [];
 }
 
 export function validateHostPath(s: V.HostPathVolumeSource, at: FieldPath): FieldError[] {
@@ -263,10 +261,12 @@ export interface SourceValidator {
 }
 
 /**
- * The validator of each source, and the path Kubernetes reports its fields under when that
- * differs from the field's own name.
+ * The validators of the sources pods and persistent volumes check alike, and the path Kubernetes
+ * reports each source's fields under when that differs from the field's own name. The pod variants
+ * of glusterfs, rbd, cephfs, flexVolume, azureFile and scaleIO are other Go types with a subset of
+ * the fields (a LocalObjectReference for a secret); Kubernetes checks them by the same rules.
  */
-export function sourceValidators(names: ApiNames, pvName: string): Record<keyof PersistentVolumeSource, SourceValidator> {
+export function sharedSourceValidators(names: ApiNames) {
   return {
     hostPath: { check: validateHostPath },
     gcePersistentDisk: { path: 'persistentDisk', check: validateGCEPersistentDisk },
@@ -277,16 +277,25 @@ export function sourceValidators(names: ApiNames, pvName: string): Record<keyof 
     rbd: { check: validateRBD },
     quobyte: { check: validateQuobyte },
     cephfs: { check: validateCephFS },
-    iscsi: { check: (s: Src<'iscsi'>, at) => validateISCSI(s, pvName, at) },
-    cinder: { check: validateCinder },
     fc: { check: validateFC },
-    flexVolume: { check: (s: Src<'flexVolume'>, at) => validateFlex(s, names, at) },
+    flexVolume: { check: (s: Src<'flexVolume'>, at: FieldPath) => validateFlex(s, names, at) },
     azureFile: { check: validateAzureFile },
-    vsphereVolume: { check: (s: Src<'vsphereVolume'>, at) => (s.volumePath ? [] : [required(at.child('volumePath'))]) },
-    photonPersistentDisk: { check: (s: Src<'photonPersistentDisk'>, at) => (s.pdID ? [] : [required(at.child('pdID'))]) },
-    portworxVolume: { check: (s: Src<'portworxVolume'>, at) => (s.volumeID ? [] : [required(at.child('volumeID'))]) },
+    vsphereVolume: { check: (s: Src<'vsphereVolume'>, at: FieldPath) => (s.volumePath ? [] : [required(at.child('volumePath'))]) },
+    photonPersistentDisk: { check: (s: Src<'photonPersistentDisk'>, at: FieldPath) => (s.pdID ? [] : [required(at.child('pdID'))]) },
+    portworxVolume: { check: (s: Src<'portworxVolume'>, at: FieldPath) => (s.volumeID ? [] : [required(at.child('volumeID'))]) },
     azureDisk: { check: validateAzureDisk },
     scaleIO: { check: validateScaleIO },
+  } satisfies Partial<Record<keyof PersistentVolumeSource, SourceValidator>>;
+}
+
+export type SharedVolumeSourceName = keyof ReturnType<typeof sharedSourceValidators>;
+
+/** The validator of each persistent volume source. */
+export function sourceValidators(names: ApiNames, pvName: string): Record<keyof PersistentVolumeSource, SourceValidator> {
+  return {
+    ...sharedSourceValidators(names),
+    iscsi: { check: (s: Src<'iscsi'>, at) => validateISCSI(s, pvName, at) },
+    cinder: { check: validateCinder },
     local: { check: validateLocal },
     storageos: { check: validateStorageOS },
     csi: { check: validateCSI },

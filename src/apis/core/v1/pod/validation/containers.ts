@@ -2,13 +2,15 @@
  * Containers and init containers: names, image, ports, environment, mounts and devices, probes and
  * hooks, pull and termination-message policies, resources and security context.
  */
+import type { ApiNames } from '../../../../../machinery/api-names.js';
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
 import type { Container, ContainerPort, VolumeDevice, VolumeMount } from '../container.js';
 import type { Volume } from '../volumes.js';
-import { portNameMessages, portNumberMessages, validateDns1123Label, validateLocalDescendingPath, validatePathNoBacksteps } from './common.js';
+import { portNameProblems, portNumberProblems, validateDns1123Label, validatePathNoBacksteps } from '../../types/index.js';
+import { validateLocalDescendingPath } from './common.js';
 import { validateEnv, validateEnvFrom } from './env.js';
 import { validateLifecycle, validateProbe } from './probes.js';
-import { validateResourceRequirements, type ResourceNames } from './resources.js';
+import { validateResourceRequirements } from './resources.js';
 import { validateContainerSecurityContext } from './security.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -21,14 +23,14 @@ function validatePorts(ports: readonly ContainerPort[] | undefined, path: FieldP
   (ports ?? []).forEach((port, i) => {
     const p = path.index(i);
     if (port.name) {
-      const msgs = portNameMessages(port.name);
+      const msgs = portNameProblems(port.name);
       if (msgs.length) for (const m of msgs) errs.push(fieldErr.invalid(p.child('name'), port.name, m));
       else if (names.has(port.name)) errs.push(fieldErr.duplicate(p.child('name'), port.name));
       else names.add(port.name);
     }
     if (port.containerPort === 0) errs.push(fieldErr.required(p.child('containerPort')));
-    else for (const m of portNumberMessages(port.containerPort)) errs.push(fieldErr.invalid(p.child('containerPort'), port.containerPort, m));
-    if (port.hostPort) for (const m of portNumberMessages(port.hostPort)) errs.push(fieldErr.invalid(p.child('hostPort'), port.hostPort, m));
+    else for (const m of portNumberProblems(port.containerPort)) errs.push(fieldErr.invalid(p.child('containerPort'), port.containerPort, m));
+    if (port.hostPort) for (const m of portNumberProblems(port.hostPort)) errs.push(fieldErr.invalid(p.child('hostPort'), port.hostPort, m));
     if (!port.protocol) errs.push(fieldErr.required(p.child('protocol')));
     else if (!PROTOCOLS.includes(port.protocol)) errs.push(fieldErr.notSupported(p.child('protocol'), port.protocol, PROTOCOLS));
   });
@@ -108,7 +110,7 @@ function validateDevices(c: Container, volumes: ReadonlyMap<string, Volume>, pat
 }
 
 /** What every container of any list must satisfy; `names` collects names across the pod's lists. */
-function validateContainerCommon(c: Container, p: FieldPath, volumes: ReadonlyMap<string, Volume>, names: Set<string>, rn: ResourceNames): FieldError[] {
+function validateContainerCommon(c: Container, p: FieldPath, volumes: ReadonlyMap<string, Volume>, names: Set<string>, apiNames: ApiNames): FieldError[] {
   const errs: FieldError[] = [];
   const namePath = p.child('name');
   if (!c.name) errs.push(fieldErr.required(namePath));
@@ -130,7 +132,7 @@ function validateContainerCommon(c: Container, p: FieldPath, volumes: ReadonlyMa
   );
   if (!c.imagePullPolicy) errs.push(fieldErr.required(p.child('imagePullPolicy')));
   else if (!PULL_POLICIES.includes(c.imagePullPolicy)) errs.push(fieldErr.notSupported(p.child('imagePullPolicy'), c.imagePullPolicy, PULL_POLICIES));
-  errs.push(...validateResourceRequirements(c.resources, p.child('resources'), rn), ...validateContainerSecurityContext(c.securityContext, p.child('securityContext')));
+  errs.push(...validateResourceRequirements(c.resources, p.child('resources'), apiNames), ...validateContainerSecurityContext(c.securityContext, p.child('securityContext')));
   return errs;
 }
 
@@ -139,7 +141,7 @@ export function validateContainers(
   initContainers: readonly Container[] | undefined,
   volumes: ReadonlyMap<string, Volume>,
   specPath: FieldPath,
-  rn: ResourceNames,
+  apiNames: ApiNames,
 ): FieldError[] {
   const errs: FieldError[] = [];
   const path = specPath.child('containers');
@@ -149,7 +151,7 @@ export function validateContainers(
   }
   containers.forEach((c, i) => {
     const p = path.index(i);
-    errs.push(...validateContainerCommon(c, p, volumes, names, rn));
+    errs.push(...validateContainerCommon(c, p, volumes, names, apiNames));
     if (c.lifecycle) errs.push(...validateLifecycle(c.lifecycle, p.child('lifecycle')));
     errs.push(...validateProbe(c.livenessProbe, p.child('livenessProbe')));
     if (c.readinessProbe?.terminationGracePeriodSeconds !== undefined) {
@@ -169,7 +171,7 @@ export function validateContainers(
   const initPath = specPath.child('initContainers');
   (initContainers ?? []).forEach((c, i) => {
     const p = initPath.index(i);
-    errs.push(...validateContainerCommon(c, p, volumes, names, rn));
+    errs.push(...validateContainerCommon(c, p, volumes, names, apiNames));
     // Init containers run to completion before the others start: hooks and probes mean nothing to them.
     for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
       if (c[f]) errs.push(fieldErr.forbidden(p.child(f), 'may not be set for init containers'));

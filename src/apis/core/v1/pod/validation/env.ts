@@ -3,11 +3,11 @@
  * downwardAPI volume files share.
  */
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
-import { formatQuantity } from '../../../../../machinery/quantity.js';
+import { canonicalQuantity } from '../../../../../machinery/quantity.js';
 import { validateConfigKey } from '../../config-key.js';
 import type { EnvFromSource, EnvVar, ObjectFieldSelector, ResourceFieldSelector } from '../container.js';
-import { envVarNameMessages, validateDns1123Subdomain, validateQualifiedName } from './common.js';
-import { quantity } from './resources.js';
+import { validateDns1123Subdomain, validateQualifiedName } from '../../types/index.js';
+import { envVarNameMessages } from './common.js';
 
 /** Pod fields an environment variable may read. */
 export const ENV_FIELD_PATHS = [
@@ -80,7 +80,7 @@ export function validateResourceFieldSelector(rf: ResourceFieldSelector, path: F
   else if (!RESOURCE_FIELD_PATHS.includes(rf.resource) && !HUGEPAGE_PREFIXES.some((p) => rf.resource.startsWith(p))) {
     errs.push(fieldErr.notSupported(path.child('resource'), rf.resource, RESOURCE_FIELD_PATHS));
   }
-  const divisor = formatQuantity(quantity(rf.divisor ?? '0'));
+  const divisor = canonicalQuantity(rf.divisor ?? '0');
   if (divisor === '0') return errs;
   const dp = path.child('divisor');
   const r = rf.resource;

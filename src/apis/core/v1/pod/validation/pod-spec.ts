@@ -3,12 +3,15 @@
  * part in Kubernetes' order, with its messages and field paths.
  */
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
-import { validateAnnotations } from '../../../../../registry/object-meta.js';
+import type { ApiNames } from '../../../../../machinery/api-names.js';
+import { parseIP } from '../../../../../machinery/ip.js';
+import { validateAnnotations, validateLabels } from '../../../../../machinery/meta-validation.js';
 import type { ObjectMeta } from '../../../../../schema/index.js';
 import type { PodDNSConfig, PodSpec, PodTemplateSpec } from '../pod-spec.js';
-import { inclusiveRange, INT32_MAX, isValidIP, validateDns1123Label, validateDns1123Subdomain, validateLabelMap, validateQualifiedName } from './common.js';
+import { inclusiveRange, validateDns1123Label, validateDns1123Subdomain, validateQualifiedName } from '../../types/index.js';
+import { INT32_MAX } from './common.js';
 import { validateContainers } from './containers.js';
-import { validateOverhead, type ResourceNames } from './resources.js';
+import { validateOverhead } from './resources.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling.js';
 import { validatePodSecurityContext } from './security.js';
 import { validateVolumes } from './volumes.js';
@@ -31,7 +34,7 @@ function validateDNSConfig(cfg: PodDNSConfig | undefined, policy: string, path: 
   const nameservers = cfg.nameservers ?? [];
   if (nameservers.length > MAX_NAMESERVERS) errs.push(fieldErr.invalid(path.child('nameservers'), nameservers, `must not have more than ${MAX_NAMESERVERS} nameservers`));
   nameservers.forEach((ns, i) => {
-    if (!isValidIP(ns)) errs.push(fieldErr.invalid(path.child('nameservers').index(i), ns, 'must be valid IP address'));
+    if (!parseIP(ns)) errs.push(fieldErr.invalid(path.child('nameservers').index(i), ns, 'must be valid IP address'));
   });
   const searches = cfg.searches ?? [];
   if (searches.length > MAX_SEARCH_PATHS) errs.push(fieldErr.invalid(path.child('searches'), searches, `must not have more than ${MAX_SEARCH_PATHS} search paths`));
@@ -52,13 +55,13 @@ function validateChoice(value: string, supported: readonly string[], path: Field
 }
 
 /** The whole spec; `podMeta` is the pod's metadata (undefined for templates, whose pods have no name yet). */
-export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, path: FieldPath, rn: ResourceNames): FieldError[] {
-  const volumes = validateVolumes(spec.volumes, podMeta, path.child('volumes'), rn);
-  const errs = [...volumes.errs, ...validateContainers(spec.containers ?? [], spec.initContainers, volumes.byName, path, rn)];
+export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, path: FieldPath, apiNames: ApiNames): FieldError[] {
+  const volumes = validateVolumes(spec.volumes, podMeta, path.child('volumes'), apiNames);
+  const errs = [...volumes.errs, ...validateContainers(spec.containers ?? [], spec.initContainers, volumes.byName, path, apiNames)];
   errs.push(
     ...validateChoice(spec.restartPolicy ?? '', RESTART_POLICIES, path.child('restartPolicy')),
     ...validateChoice(spec.dnsPolicy ?? '', DNS_POLICIES, path.child('dnsPolicy')),
-    ...validateLabelMap(spec.nodeSelector, path.child('nodeSelector')),
+    ...validateLabels(spec.nodeSelector, path.child('nodeSelector')),
     ...validatePodSecurityContext(spec.securityContext, spec, path),
     ...validateAffinity(spec.affinity, path.child('affinity')),
     ...validateDNSConfig(spec.dnsConfig, spec.dnsPolicy ?? '', path.child('dnsConfig')),
@@ -73,7 +76,7 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, 
   if (spec.subdomain) errs.push(...validateDns1123Label(spec.subdomain, path.child('subdomain')));
   errs.push(...validateTolerations(spec.tolerations, path.child('tolerations')));
   for (const alias of spec.hostAliases ?? []) {
-    if (!isValidIP(alias.ip ?? '')) errs.push(fieldErr.invalid(path.child('hostAliases').child('ip'), alias.ip ?? '', 'must be valid IP address'));
+    if (!parseIP(alias.ip ?? '')) errs.push(fieldErr.invalid(path.child('hostAliases').child('ip'), alias.ip ?? '', 'must be valid IP address'));
     for (const h of alias.hostnames ?? []) errs.push(...validateDns1123Subdomain(h, path.child('hostAliases').child('hostnames')));
   }
   if (spec.priorityClassName) errs.push(...validateDns1123Subdomain(spec.priorityClassName, path.child('priorityClassName')));
@@ -81,7 +84,7 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, 
   if (spec.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.includes(spec.preemptionPolicy)) {
     errs.push(fieldErr.notSupported(path.child('preemptionPolicy'), spec.preemptionPolicy, PREEMPTION_POLICIES));
   }
-  errs.push(...validateOverhead(spec.overhead, path.child('overhead'), rn));
+  errs.push(...validateOverhead(spec.overhead, path.child('overhead'), apiNames));
   if (spec.os) {
     if (!spec.os.name) errs.push(fieldErr.required(path.child('os').child('name'), 'cannot be empty'));
     else if (!OS_NAMES.includes(spec.os.name)) errs.push(fieldErr.notSupported(path.child('os'), spec.os.name, OS_NAMES));
@@ -90,10 +93,10 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, 
 }
 
 /** A pod template: its labels and annotations, its spec, and no ephemeral containers. */
-export function validatePodTemplateSpec(tpl: PodTemplateSpec, path: FieldPath, rn: ResourceNames): FieldError[] {
+export function validatePodTemplateSpec(tpl: PodTemplateSpec, path: FieldPath, apiNames: ApiNames): FieldError[] {
   // Kubernetes reports template labels at `<template>.labels`, not `<template>.metadata.labels`.
-  const errs = [...validateLabelMap(tpl.metadata.labels, path.child('labels')), ...validateAnnotations(tpl.metadata.annotations, path.child('annotations'))];
-  errs.push(...validatePodSpec(tpl.spec, undefined, path.child('spec'), rn));
+  const errs = [...validateLabels(tpl.metadata.labels, path.child('labels')), ...validateAnnotations(tpl.metadata.annotations, path.child('annotations'))];
+  errs.push(...validatePodSpec(tpl.spec, undefined, path.child('spec'), apiNames));
   if ((tpl.spec.ephemeralContainers ?? []).length > 0) {
     errs.push(fieldErr.forbidden(path.child('spec').child('ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
   }

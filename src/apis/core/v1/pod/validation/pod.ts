@@ -3,14 +3,16 @@
  * change (images, activeDeadlineSeconds, added tolerations), and what a status write may do.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { ApiNames } from '../../../../../machinery/api-names.js';
 import { fieldErr, FieldPath, type FieldError } from '../../../../../machinery/field-errors.js';
+import { parseIP } from '../../../../../machinery/ip.js';
 import type { ObjectMeta } from '../../../../../schema/index.js';
 import type { Container } from '../container.js';
 import type { PodSpec } from '../pod-spec.js';
 import type { ContainerStatus, PodStatus } from '../pod-status.js';
-import { inclusiveRange, INT32_MAX, IP_MSG, isValidIP, validateDns1123Subdomain, validateQualifiedName } from './common.js';
+import { inclusiveRange, INVALID_IP, validateDns1123Subdomain, validateQualifiedName } from '../../types/index.js';
+import { INT32_MAX } from './common.js';
 import { validatePodSpec } from './pod-spec.js';
-import type { ResourceNames } from './resources.js';
 
 export interface PodLike {
   metadata: ObjectMeta;
@@ -35,7 +37,7 @@ function validatePodIPs(status: PodStatus): FieldError[] {
   const path = STATUS.child('podIPs');
   const ips = status.podIPs ?? [];
   ips.forEach((p, i) => {
-    if (!isValidIP(p.ip ?? '')) errs.push(fieldErr.invalid(path.index(i), p.ip ?? '', IP_MSG));
+    if (!parseIP(p.ip ?? '')) errs.push(fieldErr.invalid(path.index(i), p.ip ?? '', INVALID_IP));
   });
   if (ips.length > 1) {
     const families = new Set(ips.map((p) => ((p.ip ?? '').includes(':') ? 6 : 4)));
@@ -50,8 +52,8 @@ function validatePodIPs(status: PodStatus): FieldError[] {
 }
 
 /** Pod-only checks shared by create and update (templates are spared them, as in Kubernetes). */
-function validatePodMetadataAndSpec(pod: PodLike, rn: ResourceNames): FieldError[] {
-  const errs = validatePodSpec(pod.spec, pod.metadata, SPEC, rn);
+function validatePodMetadataAndSpec(pod: PodLike, apiNames: ApiNames): FieldError[] {
+  const errs = validatePodSpec(pod.spec, pod.metadata, SPEC, apiNames);
   if (!pod.spec.serviceAccountName) {
     (pod.spec.volumes ?? []).forEach((v, vi) => {
       (v.projected?.sources ?? []).forEach((s, si) => {
@@ -67,8 +69,8 @@ function validatePodMetadataAndSpec(pod: PodLike, rn: ResourceNames): FieldError
 }
 
 /** The pod's spec rules, on create and update alike. */
-export function validatePodSpecRules(pod: PodLike, rn: ResourceNames): FieldError[] {
-  return validatePodMetadataAndSpec(pod, rn);
+export function validatePodSpecRules(pod: PodLike, apiNames: ApiNames): FieldError[] {
+  return validatePodMetadataAndSpec(pod, apiNames);
 }
 
 /** What only a create checks, beside the spec rules. */

@@ -1,7 +1,7 @@
 /** Probes and lifecycle hooks: exactly one handler each, and the rules of each handler kind. */
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
 import type { HTTPGetAction, Lifecycle, LifecycleHandler, Probe } from '../probes.js';
-import { nonNegative, portNumberMessages, validatePortNumOrName } from './common.js';
+import { portNumberProblems, validateNonNegative, validatePortNumOrName } from '../../types/index.js';
 
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
 const HEADER_NAME = /^[-A-Za-z0-9]+$/;
@@ -44,7 +44,7 @@ function validateHandler(h: LifecycleHandler & { grpc?: Probe['grpc'] }, path: F
   }
   if (h.grpc) {
     const grpc = h.grpc;
-    one('grpc', () => portNumberMessages(grpc.port).map((m) => fieldErr.invalid(path.child('grpc').child('port'), grpc.port, m)));
+    one('grpc', () => portNumberProblems(grpc.port).map((m) => fieldErr.invalid(path.child('grpc').child('port'), grpc.port, m)));
   }
   if (count === 0) errs.push(fieldErr.required(path, 'must specify a handler type'));
   return errs;
@@ -54,7 +54,7 @@ export function validateProbe(probe: Probe | undefined, path: FieldPath): FieldE
   if (!probe) return [];
   const errs = validateHandler(probe, path);
   for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
-    errs.push(...nonNegative(probe[f], path.child(f)));
+    errs.push(...validateNonNegative(probe[f], path.child(f)));
   }
   const grace = probe.terminationGracePeriodSeconds;
   if (grace !== undefined && grace <= 0) errs.push(fieldErr.invalid(path.child('terminationGracePeriodSeconds'), grace, 'must be greater than 0'));

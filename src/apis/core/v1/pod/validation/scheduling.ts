@@ -1,54 +1,10 @@
 /** Where a pod may run: node and pod affinity, tolerations and topology spread constraints. */
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
+import { validateLabelSelector } from '../../../../../machinery/label-selector-validation.js';
 import { isValidLabelValue } from '../../../../../machinery/name-validation.js';
-import type { Infer } from '../../../../../schema/index.js';
-import type { NodeSelectorTerm as NodeSelectorTermSchema, Toleration } from '../../types/index.js';
+import { IS_NOT_POSITIVE, validateDns1123Label, validateQualifiedName, type Toleration } from '../../types/index.js';
+import { validateNodeSelector, validateNodeSelectorTerm, validateTaintEffect } from '../../validation/scheduling.js';
 import type { Affinity, PodAffinityTerm, TopologySpreadConstraint, WeightedPodAffinityTerm } from '../affinity.js';
-import { NOT_POSITIVE_MSG, validateDns1123Label, validateLabelSelector, validateQualifiedName } from './common.js';
-
-type NodeSelectorTerm = Infer<typeof NodeSelectorTermSchema>;
-type NodeSelectorRequirement = NonNullable<NodeSelectorTerm['matchExpressions']>[number];
-
-function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const n = (rq.values ?? []).length;
-  switch (rq.operator) {
-    case 'In':
-    case 'NotIn':
-      if (n === 0) errs.push(fieldErr.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (n > 0) errs.push(fieldErr.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (n !== 1) errs.push(fieldErr.required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(fieldErr.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
-  }
-  errs.push(...validateQualifiedName(rq.key, path.child('key')));
-  return errs;
-}
-
-function validateNodeFieldRequirement(rq: NodeSelectorRequirement, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (rq.operator === 'In' || rq.operator === 'NotIn') {
-    if ((rq.values ?? []).length !== 1) errs.push(fieldErr.required(path.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
-  } else {
-    errs.push(fieldErr.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
-  }
-  if (rq.key !== 'metadata.name') errs.push(fieldErr.invalid(path.child('key'), rq.key, 'not a valid field selector key'));
-  return errs;
-}
-
-function validateNodeSelectorTerm(term: NodeSelectorTerm, path: FieldPath): FieldError[] {
-  return [
-    ...(term.matchExpressions ?? []).flatMap((rq, i) => validateNodeSelectorRequirement(rq, path.child('matchExpressions').index(i))),
-    ...(term.matchFields ?? []).flatMap((rq, i) => validateNodeFieldRequirement(rq, path.child('matchFields').index(i))),
-  ];
-}
 
 function validateWeight(weight: number, path: FieldPath): FieldError[] {
   return weight <= 0 || weight > 100 ? [fieldErr.invalid(path, weight, 'must be in the range 1-100')] : [];
@@ -82,11 +38,7 @@ export function validateAffinity(affinity: Affinity | undefined, path: FieldPath
   if (na) {
     const np = path.child('nodeAffinity');
     const required = na.requiredDuringSchedulingIgnoredDuringExecution;
-    if (required) {
-      const tp = np.child('requiredDuringSchedulingIgnoredDuringExecution').child('nodeSelectorTerms');
-      if ((required.nodeSelectorTerms ?? []).length === 0) errs.push(fieldErr.required(tp, 'must have at least one node selector term'));
-      (required.nodeSelectorTerms ?? []).forEach((t, i) => errs.push(...validateNodeSelectorTerm(t, tp.index(i))));
-    }
+    if (required) errs.push(...validateNodeSelector(required, np.child('requiredDuringSchedulingIgnoredDuringExecution')));
     (na.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
       const p = np.child('preferredDuringSchedulingIgnoredDuringExecution').index(i);
       errs.push(...validateWeight(t.weight, p.child('weight')), ...validateNodeSelectorTerm(t.preference, p.child('preference')));
@@ -102,8 +54,6 @@ export function validateAffinity(affinity: Affinity | undefined, path: FieldPath
   }
   return errs;
 }
-
-const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 export function validateTolerations(tolerations: readonly Toleration[] | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -129,7 +79,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
       default:
         errs.push(fieldErr.notSupported(p.child('operator'), t.operator, ['Equal', 'Exists']));
     }
-    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push(fieldErr.notSupported(p.child('effect'), t.effect, TAINT_EFFECTS));
+    if (t.effect) errs.push(...validateTaintEffect(t.effect, true, p.child('effect')));
   });
   return errs;
 }
@@ -142,7 +92,7 @@ export function validateTopologySpreadConstraints(constraints: readonly Topology
   const list = constraints ?? [];
   list.forEach((c, i) => {
     const p = path.index(i);
-    if (c.maxSkew <= 0) errs.push(fieldErr.invalid(p.child('maxSkew'), c.maxSkew, NOT_POSITIVE_MSG));
+    if (c.maxSkew <= 0) errs.push(fieldErr.invalid(p.child('maxSkew'), c.maxSkew, IS_NOT_POSITIVE));
     if (!c.topologyKey) errs.push(fieldErr.required(p.child('topologyKey'), 'can not be empty'));
     if (!WHEN_UNSATISFIABLE.includes(c.whenUnsatisfiable)) errs.push(fieldErr.notSupported(p.child('whenUnsatisfiable'), c.whenUnsatisfiable, WHEN_UNSATISFIABLE));
     // {topologyKey, whenUnsatisfiable} identifies a constraint: a later repeat is the duplicate.
@@ -150,7 +100,7 @@ export function validateTopologySpreadConstraints(constraints: readonly Topology
       errs.push(fieldErr.duplicate(p.child('{topologyKey, whenUnsatisfiable}'), `{${c.topologyKey}, ${c.whenUnsatisfiable}}`));
     }
     if (c.minDomains !== undefined) {
-      if (c.minDomains <= 0) errs.push(fieldErr.invalid(p.child('minDomains'), c.minDomains, NOT_POSITIVE_MSG));
+      if (c.minDomains <= 0) errs.push(fieldErr.invalid(p.child('minDomains'), c.minDomains, IS_NOT_POSITIVE));
       if (c.whenUnsatisfiable !== 'DoNotSchedule') {
         errs.push(fieldErr.invalid(p.child('minDomains'), c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`));
       }

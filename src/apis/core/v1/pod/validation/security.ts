@@ -2,7 +2,8 @@
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
 import type { PodSpec } from '../pod-spec.js';
 import type { PodSecurityContext, SeccompProfile, SecurityContext } from '../security-context.js';
-import { inclusiveRange, INT32_MAX, validateLocalDescendingPath } from './common.js';
+import { inclusiveRange } from '../../types/index.js';
+import { INT32_MAX, validateLocalDescendingPath } from './common.js';
 
 const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 const PROC_MOUNT_TYPES = ['Default', 'Unmasked'];

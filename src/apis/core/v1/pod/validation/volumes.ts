@@ -1,26 +1,22 @@
 /**
- * A pod's volumes: unique DNS-label names, exactly one source each, and the rules of the common
- * sources (emptyDir, hostPath, secret, configMap, persistentVolumeClaim, downwardAPI, projected,
- * csi, ephemeral). The in-tree cloud and network plugins count as sources but are not checked further.
+ * A pod's volumes: unique DNS-label names, exactly one source each, and the rules of each source:
+ * the pod's own (emptyDir, secret, configMap, persistentVolumeClaim, downwardAPI, projected, csi,
+ * ephemeral) here, those it shares with persistent volumes through validation/volume-sources.ts,
+ * and an ephemeral claim template through the claim's validator. gitRepo, iscsi, cinder and
+ * storageos count as sources but are not checked further.
  */
+import type { ApiNames } from '../../../../../machinery/api-names.js';
 import { fieldErr, type FieldError, type FieldPath } from '../../../../../machinery/field-errors.js';
+import { validateAnnotations, validateLabels } from '../../../../../machinery/meta-validation.js';
 import { quantitySign } from '../../../../../machinery/quantity.js';
 import type { ObjectMeta } from '../../../../../schema/index.js';
-import type { PersistentVolumeClaimSpec } from '../../types/index.js';
+import { validateDns1123Label, validateDns1123Subdomain } from '../../types/index.js';
+import { validatePersistentVolumeClaimSpec } from '../../validation/claim-spec.js';
+import { quantityOf } from '../../validation/resources.js';
+import { sharedSourceValidators, type SharedVolumeSourceName } from '../../validation/volume-sources.js';
 import type { DownwardAPIVolumeFile, KeyToPath, PersistentVolumeClaimTemplate, ProjectedVolumeSource, Volume, VolumeSource } from '../volumes.js';
-import {
-  validateDns1123Label,
-  validateDns1123Subdomain,
-  validateFileMode,
-  validateLabelMap,
-  validateLabelSelector,
-  validateLocalNonReservedPath,
-  validatePathNoBacksteps,
-  NOT_POSITIVE_MSG,
-} from './common.js';
+import { validateFileMode, validateLocalNonReservedPath } from './common.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector, VOLUME_FIELD_PATHS } from './env.js';
-import { quantity, validateResourceQuantity, type ResourceNames } from './resources.js';
-import { validateAnnotations } from '../../../../../registry/object-meta.js';
 
 /** The sources in the order Kubernetes checks them; the first one set is the volume's type. */
 const SOURCE_ORDER = [
@@ -61,10 +57,6 @@ export type VolumeSourceName = (typeof SOURCE_ORDER)[number];
 export function volumeSourceOf(v: VolumeSource): VolumeSourceName | undefined {
   return SOURCE_ORDER.find((k) => v[k] !== undefined);
 }
-
-const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
-const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
-const VOLUME_MODES = ['Block', 'Filesystem'];
 
 function validateKeyToPath(kp: KeyToPath, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -133,39 +125,17 @@ function validateProjected(src: ProjectedVolumeSource, path: FieldPath): FieldEr
   return errs;
 }
 
-/** A PersistentVolumeClaimSpec, as ephemeral volumes (and claims) must have it. */
-export function validateClaimSpec(spec: PersistentVolumeClaimSpec, path: FieldPath, rn: ResourceNames): FieldError[] {
-  const errs: FieldError[] = [];
-  const modes = spec.accessModes ?? [];
-  if (modes.length === 0) errs.push(fieldErr.required(path.child('accessModes'), 'at least 1 access mode is required'));
-  errs.push(...validateLabelSelector(spec.selector, path.child('selector')));
-  for (const m of modes) if (!ACCESS_MODES.includes(m)) errs.push(fieldErr.notSupported(path.child('accessModes'), m, ACCESS_MODES));
-  const storagePath = path.child('resources').key('storage');
-  const storage = spec.resources.requests?.storage;
-  if (storage === undefined) errs.push(fieldErr.required(storagePath));
-  else if (quantitySign(quantity(storage)) <= 0) errs.push(fieldErr.invalid(storagePath, storage, NOT_POSITIVE_MSG));
-  else errs.push(...validateResourceQuantity('storage', storage, storagePath, rn));
-  if (spec.storageClassName) errs.push(...validateDns1123Subdomain(spec.storageClassName, path.child('storageClassName')));
-  if (spec.volumeMode !== undefined && !VOLUME_MODES.includes(spec.volumeMode)) errs.push(fieldErr.notSupported(path.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
-  for (const key of ['dataSource', 'dataSourceRef'] as const) {
-    const ref = spec[key];
-    if (!ref) continue;
-    if (!ref.name) errs.push(fieldErr.required(path.child(key).child('name')));
-    if (!ref.kind) errs.push(fieldErr.required(path.child(key).child('kind')));
-  }
-  return errs;
-}
-
-function validateClaimTemplate(tpl: PersistentVolumeClaimTemplate, path: FieldPath, rn: ResourceNames): FieldError[] {
+/** The claim template of an ephemeral volume: its metadata, and the spec as a claim's. */
+function validateClaimTemplate(tpl: PersistentVolumeClaimTemplate, path: FieldPath, names: ApiNames): FieldError[] {
   const meta = path.child('metadata');
   return [
-    ...validateLabelMap(tpl.metadata.labels, meta.child('labels')),
+    ...validateLabels(tpl.metadata.labels, meta.child('labels')),
     ...validateAnnotations(tpl.metadata.annotations, meta.child('annotations')),
-    ...validateClaimSpec(tpl.spec, path.child('spec'), rn),
+    ...validatePersistentVolumeClaimSpec(names, tpl.spec, path.child('spec')),
   ];
 }
 
-function validateSource(v: Volume, path: FieldPath, podMeta: ObjectMeta | undefined, rn: ResourceNames): FieldError[] {
+function validateSource(v: Volume, path: FieldPath, podMeta: ObjectMeta | undefined, names: ApiNames): FieldError[] {
   const errs: FieldError[] = [];
   let count = 0;
   for (const kind of SOURCE_ORDER) {
@@ -175,25 +145,30 @@ function validateSource(v: Volume, path: FieldPath, podMeta: ObjectMeta | undefi
       continue;
     }
     count++;
-    errs.push(...validateOneSource(v, kind, path.child(kind), podMeta, rn));
+    errs.push(...validateOneSource(v, kind, path, podMeta, names));
   }
   if (count === 0) errs.push(fieldErr.required(path, 'must specify a volume type'));
   return errs;
 }
 
-function validateOneSource(v: Volume, kind: VolumeSourceName, path: FieldPath, podMeta: ObjectMeta | undefined, rn: ResourceNames): FieldError[] {
+function isSharedSource(kind: VolumeSourceName, shared: object): kind is SharedVolumeSourceName {
+  return kind in shared;
+}
+
+/** The rules of the volume's source `kind`; `volumePath` is the volume's own path. */
+function validateOneSource(v: Volume, kind: VolumeSourceName, volumePath: FieldPath, podMeta: ObjectMeta | undefined, names: ApiNames): FieldError[] {
+  const shared = sharedSourceValidators(names);
+  if (isSharedSource(kind, shared)) {
+    const validator: { path?: string; check(source: never, at: FieldPath): FieldError[] } = shared[kind];
+    return validator.check(v[kind] as never, volumePath.child(validator.path ?? kind));
+  }
+  const path = volumePath.child(kind);
   const errs: FieldError[] = [];
   switch (kind) {
     case 'emptyDir': {
       const limit = v.emptyDir?.sizeLimit;
-      if (limit !== undefined && quantitySign(quantity(limit)) < 0) errs.push(fieldErr.forbidden(path.child('sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
-      break;
-    }
-    case 'hostPath': {
-      const hp = v.hostPath;
-      if (!hp?.path) return [fieldErr.required(path.child('path'))];
-      errs.push(...validatePathNoBacksteps(hp.path, path.child('path')));
-      if (hp.type !== undefined && !HOST_PATH_TYPES.includes(hp.type)) errs.push(fieldErr.notSupported(path.child('type'), hp.type, HOST_PATH_TYPES));
+      const q = limit === undefined ? undefined : quantityOf(limit);
+      if (q && quantitySign(q) < 0) errs.push(fieldErr.forbidden(path.child('sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
       break;
     }
     case 'secret': {
@@ -236,7 +211,7 @@ function validateOneSource(v: Volume, kind: VolumeSourceName, path: FieldPath, p
     case 'ephemeral': {
       const tpl = v.ephemeral?.volumeClaimTemplate;
       if (!tpl) return [fieldErr.required(path.child('volumeClaimTemplate'))];
-      errs.push(...validateClaimTemplate(tpl, path.child('volumeClaimTemplate'), rn));
+      errs.push(...validateClaimTemplate(tpl, path.child('volumeClaimTemplate'), names));
       // The claim is named <pod>-<volume>; it must be a valid object name.
       if (podMeta?.name && v.name) {
         const claimName = `${podMeta.name}-${v.name}`;
@@ -256,7 +231,7 @@ function validateOneSource(v: Volume, kind: VolumeSourceName, path: FieldPath, p
  * Validates the volume list and returns the volumes that passed, by name: mounts may refer only to
  * those, as in Kubernetes (a broken volume also makes its mounts "not found").
  */
-export function validateVolumes(volumes: readonly Volume[] | undefined, podMeta: ObjectMeta | undefined, path: FieldPath, rn: ResourceNames): { errs: FieldError[]; byName: Map<string, Volume> } {
+export function validateVolumes(volumes: readonly Volume[] | undefined, podMeta: ObjectMeta | undefined, path: FieldPath, names: ApiNames): { errs: FieldError[]; byName: Map<string, Volume> } {
   const errs: FieldError[] = [];
   const byName = new Map<string, Volume>();
   const createdClaims = new Set<string>();
@@ -264,7 +239,7 @@ export function validateVolumes(volumes: readonly Volume[] | undefined, podMeta:
   (volumes ?? []).forEach((v, i) => {
     const p = path.index(i);
     const namePath = p.child('name');
-    const el = validateSource(v, p, podMeta, rn);
+    const el = validateSource(v, p, podMeta, names);
     if (!v.name) el.push(fieldErr.required(namePath));
     else el.push(...validateDns1123Label(v.name, namePath));
     if (byName.has(v.name)) el.push(fieldErr.duplicate(namePath, v.name));
