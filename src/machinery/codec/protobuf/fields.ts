@@ -1,0 +1,87 @@
+/**
+ * What the codec needs of a schema: each struct's fields in field-number order (the order
+ * Kubernetes' generated code writes them), a lookup by number for reading, and whether a schema can
+ * be written in protobuf at all. Computed once per struct and kept beside it.
+ *
+ * Only types come from the schema layer, so machinery keeps depending on nothing above it.
+ */
+import type { FieldSpec, LazySchema, Schema, StructSchema } from '../../../schema/dsl.js';
+
+export type Resolved = Exclude<Schema, LazySchema>;
+
+export function resolve(s: Schema): Resolved {
+  let current = s;
+  while (current.type === 'lazy') current = current.resolve();
+  return current;
+}
+
+export interface ProtoField {
+  readonly name: string;
+  readonly number: number;
+  readonly spec: FieldSpec;
+}
+
+export interface StructTable {
+  /** Fields with a number, ascending. */
+  readonly ordered: readonly ProtoField[];
+  readonly byNumber: ReadonlyMap<number, ProtoField>;
+}
+
+const tables = new WeakMap<StructSchema, StructTable>();
+
+export function tableOf(s: StructSchema): StructTable {
+  let table = tables.get(s);
+  if (!table) {
+    const ordered = Object.entries(s.fields)
+      .filter((e): e is [string, FieldSpec & { proto: number }] => e[1].proto !== undefined)
+      .map(([name, spec]) => ({ name, number: spec.proto, spec }))
+      .sort((a, b) => a.number - b.number);
+    table = { ordered, byNumber: new Map(ordered.map((f) => [f.number, f])) };
+    tables.set(s, table);
+  }
+  return table;
+}
+
+/**
+ * Why a schema cannot be written in protobuf, as paths: a field without a number (other than the
+ * top level's kind and apiVersion, which travel in the envelope), two fields sharing a number, or
+ * a struct that keeps fields it does not describe. Empty when it can.
+ */
+export function protobufGaps(schema: StructSchema): string[] {
+  const cached = gapsCache.get(schema);
+  if (cached) return cached;
+  const gaps: string[] = [];
+  const seen = new Set<StructSchema>();
+  const walk = (s: Schema, path: string, top: boolean): void => {
+    const r = resolve(s);
+    if (r.type === 'list') {
+      const item = resolve(r.items).type;
+      if (item === 'list' || item === 'map') gaps.push(`${path}: a list of ${item}s has no protobuf form`);
+      return walk(r.items, `${path}[]`, false);
+    }
+    if (r.type === 'map') {
+      if (resolve(r.values).type === 'map') gaps.push(`${path}: a map of maps has no protobuf form`);
+      return walk(r.values, `${path}{}`, false);
+    }
+    if (r.type !== 'object' || seen.has(r)) return;
+    seen.add(r);
+    if (r.preserveUnknownFields) gaps.push(`${path || r.name}: keeps unknown fields`);
+    const numbers = new Map<number, string>();
+    for (const [name, spec] of Object.entries(r.fields)) {
+      const at = path ? `${path}.${name}` : name;
+      if (spec.proto === undefined) {
+        if (!(top && (name === 'kind' || name === 'apiVersion'))) gaps.push(`${at} (${r.name}): no protobuf field number`);
+        continue;
+      }
+      const other = numbers.get(spec.proto);
+      if (other !== undefined) gaps.push(`${at} (${r.name}): field number ${spec.proto} also used by ${other}`);
+      numbers.set(spec.proto, name);
+      walk(spec.schema, at, false);
+    }
+  };
+  walk(schema, '', true);
+  gapsCache.set(schema, gaps);
+  return gaps;
+}
+
+const gapsCache = new WeakMap<StructSchema, string[]>();
