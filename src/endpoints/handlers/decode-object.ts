@@ -11,6 +11,7 @@ import { errors } from '../../machinery/errors.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { DecodeError, decodeObject, type KubeObject, type StructSchema } from '../../schema/index.js';
 import type { RequestContext } from '../request-context.js';
+import { protobufFor } from '../respond.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 
 const INPUT_SERIALIZERS: readonly Serializer[] = [jsonSerializer, yamlSerializer];
@@ -26,14 +27,19 @@ export async function readRequestBody(ctx: RequestContext, ep: ResourceEndpoint)
   }
 }
 
-/** The decoder for the request's Content-Type (JSON when none is sent); 415 for others. */
-export function requestSerializer(ctx: RequestContext): Serializer {
+/**
+ * The decoder for the request's Content-Type (JSON when none is sent); 415 for others. `schema`,
+ * the type of the body, makes protobuf acceptable when it has a protobuf form.
+ */
+export function requestSerializer(ctx: RequestContext, schema?: StructSchema): Serializer {
   const header = ctx.req.headers['content-type'];
   if (!header) return jsonSerializer;
   const m = parseMediaType(header);
   const type = m ? `${m.type}/${m.subtype}` : header;
-  const s = INPUT_SERIALIZERS.find((x) => x.mediaType === type);
-  if (!s) throw errors.unsupportedMediaType(INPUT_SERIALIZERS.map((x) => x.mediaType));
+  const pb = protobufFor(ctx, schema);
+  const candidates = pb ? [...INPUT_SERIALIZERS, pb] : INPUT_SERIALIZERS;
+  const s = candidates.find((x) => x.mediaType === type);
+  if (!s) throw errors.unsupportedMediaType(candidates.map((x) => x.mediaType));
   return s;
 }
 
@@ -87,15 +93,15 @@ export function decodeAs(ctx: RequestContext, ep: ResourceEndpoint, value: unkno
 
 /** Reads and decodes a create or update body. */
 export async function decodeRequestObject(ctx: RequestContext, ep: ResourceEndpoint, validation: FieldValidation): Promise<KubeObject> {
-  const serializer = requestSerializer(ctx);
+  const serializer = requestSerializer(ctx, ep.def.schema);
   const body = await readRequestBody(ctx, ep);
   if (body.length === 0) throw errors.badRequest(`the request body is empty: send the ${ep.def.kind} to write`);
   return decodeAs(ctx, ep, parseBody(serializer, body), validation);
 }
 
-/** Reads an optional options body (DeleteOptions) as plain JSON or YAML. */
-export async function readOptionalBody(ctx: RequestContext, ep: ResourceEndpoint): Promise<unknown> {
+/** Reads an optional options body (DeleteOptions, of `schema`) as plain JSON, YAML or protobuf. */
+export async function readOptionalBody(ctx: RequestContext, ep: ResourceEndpoint, schema: StructSchema): Promise<unknown> {
   const body = await readRequestBody(ctx, ep);
   if (body.length === 0) return undefined;
-  return parseBody(requestSerializer(ctx), body);
+  return parseBody(requestSerializer(ctx, schema), body);
 }

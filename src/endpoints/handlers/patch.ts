@@ -62,7 +62,7 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     },
     { dryRun, subresource: info.subresource, allowCreate: false },
   );
-  respondValue(ctx, 200, toServed(ep, object));
+  respondValue(ctx, 200, toServed(ep, object), ep.def.schema);
 }
 
 function jsonPatchTransform(patch: unknown): (current: KubeObject) => unknown {

@@ -61,7 +61,7 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   if (info.verb === 'get') {
     const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
-    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx));
+    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx), sub.schema);
     return;
   }
   const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
@@ -69,7 +69,7 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   const validation = q.fieldValidation(optionsKind);
   let transform: (current: KubeObject) => KubeObject;
   if (info.verb === 'update') {
-    const serializer = requestSerializer(ctx);
+    const serializer = requestSerializer(ctx, sub.schema);
     const view = decodeView(ctx, sub, parseBody(serializer, await readRequestBody(ctx, ep)), validation);
     if ((view.metadata.name ?? '') !== info.name) {
       throw errors.badRequest(`the name of the object (${view.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
@@ -90,5 +90,5 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
     subresource: info.subresource,
     allowCreate: false,
   });
-  respondValue(ctx, 200, sub.toView(object, sctx));
+  respondValue(ctx, 200, sub.toView(object, sctx), sub.schema);
 }

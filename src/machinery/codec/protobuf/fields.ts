@@ -43,25 +43,26 @@ export function tableOf(s: StructSchema): StructTable {
 }
 
 /**
- * Why a schema cannot be written in protobuf, as paths: a field without a number (other than the
- * top level's kind and apiVersion, which travel in the envelope), two fields sharing a number, or
- * a struct that keeps fields it does not describe. Empty when it can.
+ * Why a schema cannot be written in protobuf, as paths: a field without a number, two fields
+ * sharing a number, or a struct that keeps fields it does not describe. Empty when it can. `kind`
+ * and `apiVersion` without numbers are Go's inline TypeMeta, which protobuf leaves out (the
+ * envelope carries the top level's; list items have none).
  */
 export function protobufGaps(schema: StructSchema): string[] {
   const cached = gapsCache.get(schema);
   if (cached) return cached;
   const gaps: string[] = [];
   const seen = new Set<StructSchema>();
-  const walk = (s: Schema, path: string, top: boolean): void => {
+  const walk = (s: Schema, path: string): void => {
     const r = resolve(s);
     if (r.type === 'list') {
       const item = resolve(r.items).type;
       if (item === 'list' || item === 'map') gaps.push(`${path}: a list of ${item}s has no protobuf form`);
-      return walk(r.items, `${path}[]`, false);
+      return walk(r.items, `${path}[]`);
     }
     if (r.type === 'map') {
       if (resolve(r.values).type === 'map') gaps.push(`${path}: a map of maps has no protobuf form`);
-      return walk(r.values, `${path}{}`, false);
+      return walk(r.values, `${path}{}`);
     }
     if (r.type !== 'object' || seen.has(r)) return;
     seen.add(r);
@@ -70,16 +71,16 @@ export function protobufGaps(schema: StructSchema): string[] {
     for (const [name, spec] of Object.entries(r.fields)) {
       const at = path ? `${path}.${name}` : name;
       if (spec.proto === undefined) {
-        if (!(top && (name === 'kind' || name === 'apiVersion'))) gaps.push(`${at} (${r.name}): no protobuf field number`);
+        if (name !== 'kind' && name !== 'apiVersion') gaps.push(`${at} (${r.name}): no protobuf field number`);
         continue;
       }
       const other = numbers.get(spec.proto);
       if (other !== undefined) gaps.push(`${at} (${r.name}): field number ${spec.proto} also used by ${other}`);
       numbers.set(spec.proto, name);
-      walk(spec.schema, at, false);
+      walk(spec.schema, at);
     }
   };
-  walk(schema, '', true);
+  walk(schema, '');
   gapsCache.set(schema, gaps);
   return gaps;
 }
