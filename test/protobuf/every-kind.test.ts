@@ -45,6 +45,19 @@ describe('every built-in kind has a protobuf form', () => {
   });
 });
 
+/** Views such as /scale answer another kind (autoscaling/v1 Scale), which needs a protobuf form too. */
+const views = definitions.flatMap((d) =>
+  Object.entries(d.subresources ?? {}).flatMap(([name, sub]) => (sub.kind === 'view' ? [[`${label(d)} /${name} (${sub.view.kind})`, sub.schema] as const] : [])),
+);
+
+describe.skipIf(views.length === 0)('every view subresource has a protobuf form and round-trips', () => {
+  it.each(views)('%s', (_l, schema) => {
+    expect(protobufGaps(schema)).toEqual([]);
+    const json = canonical(schema, sampleOf(schema, 'full'));
+    expect(throughProtobuf(schema, json)).toEqual(json);
+  });
+});
+
 describe.each(definitions.filter((d) => protobufGaps(d.schema).length === 0).map((d) => [label(d), d] as const))('protobuf round trip: %s', (_l, def) => {
   const head = { apiVersion: apiVersionOf(def), kind: def.kind };
 

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigMapSchema } from '../../src/apis/core/v1/configmap.js';
-import { encodeProtobufObject } from '../../src/machinery/codec/protobuf/index.js';
+import { decodeProtobufObject, encodeProtobufObject } from '../../src/machinery/codec/protobuf/index.js';
 import { defineResource } from '../../src/registry/define-resource.js';
 import { nameValidators } from '../../src/machinery/name-validation.js';
-import { DeleteOptions, decodeObject, objectHeader, t, type StructSchema } from '../../src/schema/index.js';
+import { decodeObject, objectHeader, t, type KubeObject, type StructSchema } from '../../src/schema/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { call, watchFrames, type BinaryReply } from './binary-client.js';
 import { decodeKube, decodeKubeEnvelope, encodeKube, encodeKubeEnvelope, typeOf } from './kube-proto.js';
@@ -37,6 +37,38 @@ const freeformResource = defineResource(() => ({
 }));
 const FREEFORMS = '/apis/example.com/v1/namespaces/default/freeforms';
 
+/** A kind with a /scale view answering another kind, as Deployment answers autoscaling/v1 Scale. */
+const ScaleSchema = t.struct('com.example.v1.Scale', {
+  ...objectHeader,
+  spec: t.field(2, t.struct('com.example.v1.ScaleSpec', { replicas: t.field(1, t.int32()) })),
+  status: t.field(3, t.struct('com.example.v1.ScaleStatus', { replicas: t.field(1, t.int32(), { always: true }) })),
+});
+const SprocketSchema = t.struct('com.example.v1.Sprocket', {
+  ...objectHeader,
+  spec: t.field(2, t.struct('com.example.v1.SprocketSpec', { replicas: t.field(1, t.int32(), { pointer: true }) })),
+});
+const sprocketResource = defineResource(() => ({
+  group: 'example.com',
+  version: 'v1',
+  kind: 'Sprocket',
+  resource: 'sprockets',
+  singular: 'sprocket',
+  namespaced: true,
+  schema: SprocketSchema,
+  strategy: { nameValidator: nameValidators.dnsSubdomain },
+  subresources: {
+    scale: {
+      kind: 'view' as const,
+      verbs: ['get', 'update', 'patch'] as const,
+      view: { group: 'example.com', version: 'v1', kind: 'Scale' },
+      schema: ScaleSchema,
+      toView: (p: Obj) => ({ apiVersion: 'example.com/v1', kind: 'Scale', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, resourceVersion: p.metadata.resourceVersion }, spec: { replicas: p.spec.replicas ?? 1 }, status: { replicas: p.spec.replicas ?? 1 } }),
+      fromView: (v: Obj, p: KubeObject) => ({ ...p, spec: { ...(p.spec as Obj), replicas: v.spec.replicas ?? 0 } }),
+    },
+  },
+}));
+const SPROCKETS = '/apis/example.com/v1/namespaces/default/sprockets';
+
 type Obj = Record<string, any>;
 const canonical = (schema: StructSchema, v: unknown): Obj => decodeObject<Obj>(schema, v).value;
 
@@ -55,7 +87,7 @@ function configMapBody(json: Obj): Buffer {
 describe('protobuf over HTTP (orch.io)', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ resources: [freeformResource] });
+    s = await startTestServer({ resources: [freeformResource, sprocketResource] });
   });
   afterAll(() => s.close());
 
@@ -119,7 +151,6 @@ describe('protobuf over HTTP (orch.io)', () => {
     const missing = await call(s.url, 'GET', `${CMS}/pb-in`, { accept: PB });
     expect(missing.status).toBe(404);
     expect(readProtobuf(missing, `${META}.Status`).object).toMatchObject({ reason: 'NotFound', code: 404 });
-    expect(DeleteOptions.name).toBe('meta.v1.DeleteOptions');
   });
 
   it('answers 406 naming the supported types, and 415 for bodies in other formats', async () => {
@@ -169,6 +200,20 @@ describe('protobuf over HTTP (orch.io)', () => {
     expect(body.json.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
     const watch = await call(s.url, 'GET', `${FREEFORMS}?watch=true&timeoutSeconds=1`, { accept: PB });
     expect(watch.status).toBe(406);
+  });
+
+  it('reads and writes a view subresource (/scale) in protobuf as its own kind', async () => {
+    expect((await call(s.url, 'POST', SPROCKETS, { body: JSON.stringify({ metadata: { name: 'sp' }, spec: { replicas: 2 } }) })).status).toBe(201);
+    const get = await call(s.url, 'GET', `${SPROCKETS}/sp/scale`, { accept: PB });
+    expect(get.status).toBe(200);
+    const env = decodeKubeEnvelope(get.raw);
+    expect(env.typeMeta).toEqual({ apiVersion: 'example.com/v1', kind: 'Scale' });
+    const scale = decodeProtobufObject(ScaleSchema, get.raw);
+    expect(scale).toMatchObject({ spec: { replicas: 2 }, status: { replicas: 2 } });
+    const put = await call(s.url, 'PUT', `${SPROCKETS}/sp/scale`, { body: encodeProtobufObject(ScaleSchema, { ...scale, spec: { replicas: 0 } }), contentType: PB, accept: PB });
+    expect(put.status, put.raw.toString()).toBe(200);
+    expect(decodeProtobufObject(ScaleSchema, put.raw)).toMatchObject({ spec: { replicas: 0 } });
+    expect((await call(s.url, 'GET', `${SPROCKETS}/sp`)).json.spec).toEqual({ replicas: 0 });
   });
 
   it('streams a watch in length-prefixed protobuf frames', async () => {
