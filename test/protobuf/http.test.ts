@@ -289,4 +289,24 @@ describe('protobuf over HTTP (k8s.io)', () => {
       w.close();
     }
   });
+
+  it('sends initial events and the bookmark that ends them in protobuf', async () => {
+    const path = '/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
+    const w = await watchFrames(s.url, path, `${KPB}, application/json`);
+    try {
+      const type = typeOf(`${META}.WatchEvent`);
+      const events = (await w.next(2)).map((f) => {
+        const ev = type.toObject(type.decode(f), { defaults: false }) as Obj;
+        const env = decodeKubeEnvelope(ev.object.raw);
+        expect(env.typeMeta).toEqual({ apiVersion: 'v1', kind: 'ConfigMap' });
+        return { type: ev.type as string, cm: decodeKube(`${CORE}.ConfigMap`, env.raw) };
+      });
+      expect(events[0]).toMatchObject({ type: 'ADDED', cm: { metadata: { name: 'cg' } } });
+      expect(events[1]!.type).toBe('BOOKMARK');
+      expect(events[1]!.cm.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+      expect(events[1]!.cm.metadata.resourceVersion).toMatch(/^\d+$/);
+    } finally {
+      w.close();
+    }
+  });
 });

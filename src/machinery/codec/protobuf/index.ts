@@ -7,5 +7,5 @@ export { decodeMessage } from './decode.js';
 export { PROTOBUF_MAGIC, decodeEnvelope, encodeEnvelope, hasProtobufMagic, type TypeMeta, type Unknown } from './envelope.js';
 export { FrameReader, frame } from './frames.js';
 export { protobufGaps } from './fields.js';
-export { decodeObject as decodeProtobufObject, decodeWatchEvent, encodeObject as encodeProtobufObject, encodeWatchEvent, protobufSerializer } from './object.js';
+export { decodeProtobufObject, decodeWatchEvent, encodeProtobufObject, encodeWatchEvent, protobufSerializer } from './object.js';
 export { ProtobufDecodeError } from '../protobuf-reader.js';

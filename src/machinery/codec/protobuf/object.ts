@@ -11,7 +11,7 @@ import { encodeMessage } from './encode.js';
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';
 
 /** An object (with its `apiVersion` and `kind`) as an enveloped protobuf message. */
-export function encodeObject(schema: StructSchema, value: unknown): Buffer {
+export function encodeProtobufObject(schema: StructSchema, value: unknown): Buffer {
   const obj = (value ?? {}) as { apiVersion?: unknown; kind?: unknown };
   const typeMeta = { apiVersion: typeof obj.apiVersion === 'string' ? obj.apiVersion : '', kind: typeof obj.kind === 'string' ? obj.kind : '' };
   return encodeEnvelope(typeMeta, encodeMessage(schema, value));
@@ -21,7 +21,7 @@ export function encodeObject(schema: StructSchema, value: unknown): Buffer {
  * An enveloped object back to a JSON-shaped value, with `apiVersion` and `kind` from the envelope
  * when it names them. Presence rules are the JSON decoder's job (see decodeMessage).
  */
-export function decodeObject(schema: StructSchema, data: Uint8Array): Record<string, unknown> {
+export function decodeProtobufObject(schema: StructSchema, data: Uint8Array): Record<string, unknown> {
   const unk = decodeEnvelope(data);
   if (unk.contentEncoding) throw new ProtobufDecodeError(`unsupported content encoding ${JSON.stringify(unk.contentEncoding)}`);
   const value = decodeMessage(schema, unk.raw ?? new Uint8Array(0));
@@ -35,11 +35,11 @@ export function decodeObject(schema: StructSchema, data: Uint8Array): Record<str
 export function protobufSerializer(mediaType: string, schema: StructSchema): Serializer {
   return {
     mediaType,
-    encode: (value) => encodeObject(schema, value),
-    encodeText: (text: JsonText) => encodeObject(schema, JSON.parse(text.json)),
+    encode: (value) => encodeProtobufObject(schema, value),
+    encodeText: (text: JsonText) => encodeProtobufObject(schema, JSON.parse(text.json)),
     decode(body) {
       try {
-        return decodeObject(schema, body);
+        return decodeProtobufObject(schema, body);
       } catch (e) {
         if (e instanceof ProtobufDecodeError) throw new DecodeBodyError(`the request body is not a valid protobuf ${schema.name.split('.').pop() ?? ''}: ${e.message}`);
         throw e;
