@@ -53,12 +53,19 @@ function fromWellKnown(fullName: string, v: Obj): unknown {
   }
 }
 
+/** A field marked `[(inline) = true]`: a Go struct embedded without a name, whose fields JSON shows flat. */
+const isInline = (field: protobuf.Field): boolean => field.options?.['(inline)'] === true;
+
 /** A decoded protobufjs object (toObject, bytes as base64) as Kubernetes' JSON, field presence kept. */
 function toJson(type: protobuf.Type, v: Obj): Obj {
   const out: Obj = {};
   for (const field of type.fieldsArray) {
     const value = v[field.name];
     if (value === undefined) continue;
+    if (isInline(field)) {
+      Object.assign(out, toJson(field.resolvedType as protobuf.Type, value as Obj));
+      continue;
+    }
     const conv = (x: any): unknown => {
       const rt = field.resolvedType;
       if (!(rt instanceof protobuf.Type)) return x;
@@ -103,6 +110,11 @@ function toWellKnown(fullName: string, v: unknown): Obj | undefined {
 function fromJson(type: protobuf.Type, v: Obj): Obj {
   const out: Obj = {};
   for (const field of type.fieldsArray) {
+    if (isInline(field)) {
+      // Go writes an embedded struct even when empty.
+      out[field.name] = fromJson(field.resolvedType as protobuf.Type, v);
+      continue;
+    }
     const value = v[field.name];
     if (value === undefined || value === null) continue;
     const conv = (x: any): unknown => {

@@ -29,11 +29,38 @@ import {
   encodeProtobufObject,
   encodeWatchEvent,
 } from '../../src/machinery/codec/protobuf/index.js';
-import { decodeObject, DeleteOptions, LabelSelector, ListMeta, ObjectMeta, Status, type StructSchema } from '../../src/schema/index.js';
+import { decodeObject, DeleteOptions, LabelSelector, ListMeta, ObjectMeta, Status, t, type StructSchema } from '../../src/schema/index.js';
 import { decodeKube, decodeKubeEnvelope, encodeKube, encodeKubeEnvelope, typeOf } from './kube-proto.js';
 import { sampleOf } from './samples.js';
 
 type Obj = Record<string, any>;
+
+/**
+ * core/v1 Probe, built here to check `t.inline` (a Go struct embedded without a name) against
+ * Kubernetes' numbers. Replace it with the Probe of src/apis/core/v1 once that kind's types exist.
+ */
+const ProbeHandler = t.struct('core.v1.ProbeHandler', {
+  exec: t.field(1, t.struct('core.v1.ExecAction', { command: t.field(1, t.list(t.string())) }), { pointer: true }),
+  httpGet: t.field(2, t.struct('core.v1.HTTPGetAction', {
+    path: t.field(1, t.string()),
+    port: t.required(2, t.intOrString()),
+    host: t.field(3, t.string()),
+    scheme: t.field(4, t.string()),
+    httpHeaders: t.field(5, t.list(t.struct('core.v1.HTTPHeader', { name: t.required(1, t.string(), { always: true }), value: t.required(2, t.string(), { always: true }) }))),
+  }), { pointer: true }),
+  tcpSocket: t.field(3, t.struct('core.v1.TCPSocketAction', { port: t.required(1, t.intOrString()), host: t.field(2, t.string()) }), { pointer: true }),
+  grpc: t.field(4, t.struct('core.v1.GRPCAction', { port: t.required(1, t.int32(), { always: true }), service: t.field(2, t.string(), { pointer: true }) }), { pointer: true }),
+});
+const ProbeForTest = t.struct('core.v1.Probe', {
+  ...t.inline(1, 'handler', ProbeHandler),
+  initialDelaySeconds: t.field(2, t.int32()),
+  timeoutSeconds: t.field(3, t.int32()),
+  periodSeconds: t.field(4, t.int32()),
+  successThreshold: t.field(5, t.int32()),
+  failureThreshold: t.field(6, t.int32()),
+  terminationGracePeriodSeconds: t.field(7, t.int64(), { pointer: true }),
+});
+
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const CORE = 'k8s.io.api.core.v1';
 
@@ -133,6 +160,17 @@ const CASES: Case[] = [
   { label: 'ResourceRequirements', schema: ResourceRequirements, type: `${CORE}.ResourceRequirements`, samples: [{ limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '0' } }] },
   { label: 'NodeSelector', schema: NodeSelector, type: `${CORE}.NodeSelector`, samples: [{ nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n1', 'n2'] }] }] }] },
   { label: 'Taint', schema: Taint, type: `${CORE}.Taint`, samples: [{ key: 'k', value: 'v', effect: 'NoExecute', timeAdded: '2024-01-01T00:00:00Z' }] },
+  {
+    label: 'Probe (embedded ProbeHandler)',
+    schema: ProbeForTest,
+    type: `${CORE}.Probe`,
+    samples: [
+      { httpGet: { path: '/healthz', port: 'http', httpHeaders: [{ name: 'X', value: 'y' }] }, initialDelaySeconds: 3, periodSeconds: 10, failureThreshold: 0 },
+      { exec: { command: ['true'] }, terminationGracePeriodSeconds: 0 },
+      { grpc: { port: 9000, service: '' }, tcpSocket: { port: 80 } },
+      { timeoutSeconds: 1 },
+    ],
+  },
   { label: 'Toleration', schema: Toleration, type: `${CORE}.Toleration`, samples: [{ key: 'k', operator: 'Equal', value: 'v', effect: 'NoExecute', tolerationSeconds: 0 }] },
 ];
 

@@ -167,6 +167,27 @@ describe('the schema-driven protobuf codec', () => {
   });
 });
 
+describe('a Go struct embedded without a name (t.inline)', () => {
+  const VolumeSource = t.struct('test.v1.VolumeSource', {
+    hostPath: t.field(1, t.struct('test.v1.HostPath', { path: t.field(1, t.string()) }), { pointer: true }),
+    emptyDir: t.field(2, t.struct('test.v1.EmptyDir', { medium: t.field(1, t.string()) }), { pointer: true }),
+  });
+  const Volume = t.struct('test.v1.Volume', { name: t.field(1, t.string()), ...t.inline(2, 'volumeSource', VolumeSource), readOnly: t.field(3, t.bool()) });
+
+  it('is a message at its own number holding the flat JSON fields, written even when empty', () => {
+    expect(hex(encodeMessage(Volume, { name: 'v', emptyDir: {} }))).toBe('0a0176' + '1204' + '12020a00' + '1800');
+    expect(hex(encodeMessage(Volume, { name: 'v' }))).toBe('0a0176' + '1200' + '1800');
+    expect(decodeMessage(Volume, encodeMessage(Volume, { name: 'v', hostPath: { path: '/x' } }))).toEqual({ name: 'v', hostPath: { path: '/x' }, readOnly: false });
+  });
+
+  it('round-trips, and its number counts against the embedding struct\'s own', () => {
+    expect(roundTrip(Volume, { name: 'v', hostPath: { path: '/p' }, emptyDir: { medium: 'Memory' } })).toEqual(canonical(Volume, { name: 'v', hostPath: { path: '/p' }, emptyDir: { medium: 'Memory' } }));
+    expect(protobufGaps(Volume)).toEqual([]);
+    const Clash = t.struct('test.v1.Clash', { name: t.field(1, t.string()), ...t.inline(1, 'volumeSource', VolumeSource) });
+    expect(protobufGaps(Clash)).toEqual(['hostPath (test.v1.Clash): field number 1 also used by name']);
+  });
+});
+
 describe('the envelope and watch frames', () => {
   const s = t.struct('core.v1.Thing', { kind: t.field(undefined, t.string()), apiVersion: t.field(undefined, t.string()), name: t.field(1, t.string()) });
 

@@ -33,6 +33,12 @@ function readStruct(s: StructSchema, bytes: Uint8Array, target: Record<string, u
       r.skip(k.wireType);
       continue;
     }
+    if (f.kind === 'embedded') {
+      // An embedded struct's fields land in the embedding object, flat as JSON has them.
+      expectWire(k.wireType, WireType.lengthDelimited, `${s.name}.${f.struct.name}`);
+      readStruct(f.struct, r.bytes(), target, depth + 1);
+      continue;
+    }
     const schema = resolve(f.spec.schema);
     const where = `${s.name}.${f.name}`;
     if (schema.type === 'list') {

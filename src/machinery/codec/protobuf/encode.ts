@@ -5,7 +5,8 @@
  * - repeated scalars unpacked (the definitions are proto2);
  * - value (non-pointer) scalars always written, zero included; pointer fields only when set;
  * - value structs (and Time, IntOrString, Quantity, RawExtension) always written, possibly empty;
- * - bytes only when set, as Go writes a nil slice as nothing.
+ * - bytes only when set, as Go writes a nil slice as nothing;
+ * - a struct embedded without a name (t.inline, Go's json:",inline") as a message of its own, although JSON shows its fields flat.
  * The input is an object as the JSON decoder produced it (canonical); it is not modified.
  */
 import { ProtobufWriter } from '../protobuf-writer.js';
@@ -24,7 +25,11 @@ function asRecord(v: unknown): Record<string, unknown> {
 }
 
 function writeStruct(w: ProtobufWriter, s: StructSchema, obj: Record<string, unknown>): void {
-  for (const f of tableOf(s).ordered) writeField(w, f.number, f.spec, obj[f.name]);
+  for (const e of tableOf(s).ordered) {
+    // An embedded Go struct is a value: always written, its fields taken from the same flat object.
+    if (e.kind === 'embedded') w.message(e.number, (m) => writeStruct(m, e.struct, obj));
+    else writeField(w, e.number, e.spec, obj[e.name]);
+  }
 }
 
 function writeField(w: ProtobufWriter, num: number, spec: FieldSpec, v: unknown): void {

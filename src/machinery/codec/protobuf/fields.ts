@@ -15,16 +15,15 @@ export function resolve(s: Schema): Resolved {
   return current;
 }
 
-export interface ProtoField {
-  readonly name: string;
-  readonly number: number;
-  readonly spec: FieldSpec;
-}
+/** A field of a struct's message: one of its own, or a Go struct embedded without a name (its fields flat in JSON). */
+export type ProtoEntry =
+  | { readonly kind: 'field'; readonly name: string; readonly number: number; readonly spec: FieldSpec }
+  | { readonly kind: 'embedded'; readonly number: number; readonly struct: StructSchema };
 
 export interface StructTable {
-  /** Fields with a number, ascending. */
-  readonly ordered: readonly ProtoField[];
-  readonly byNumber: ReadonlyMap<number, ProtoField>;
+  /** Entries with a number, ascending. */
+  readonly ordered: readonly ProtoEntry[];
+  readonly byNumber: ReadonlyMap<number, ProtoEntry>;
 }
 
 const tables = new WeakMap<StructSchema, StructTable>();
@@ -32,10 +31,17 @@ const tables = new WeakMap<StructSchema, StructTable>();
 export function tableOf(s: StructSchema): StructTable {
   let table = tables.get(s);
   if (!table) {
-    const ordered = Object.entries(s.fields)
-      .filter((e): e is [string, FieldSpec & { proto: number }] => e[1].proto !== undefined)
-      .map(([name, spec]) => ({ name, number: spec.proto, spec }))
-      .sort((a, b) => a.number - b.number);
+    const entries: ProtoEntry[] = [];
+    const embedded = new Set<StructSchema>();
+    for (const [name, spec] of Object.entries(s.fields)) {
+      if (spec.inline) {
+        if (!embedded.has(spec.inline.struct)) entries.push({ kind: 'embedded', number: spec.inline.proto, struct: spec.inline.struct });
+        embedded.add(spec.inline.struct);
+      } else if (spec.proto !== undefined) {
+        entries.push({ kind: 'field', name, number: spec.proto, spec });
+      }
+    }
+    const ordered = entries.sort((a, b) => a.number - b.number);
     table = { ordered, byNumber: new Map(ordered.map((f) => [f.number, f])) };
     tables.set(s, table);
   }
@@ -68,15 +74,29 @@ export function protobufGaps(schema: StructSchema): string[] {
     seen.add(r);
     if (r.preserveUnknownFields) gaps.push(`${path || r.name}: keeps unknown fields`);
     const numbers = new Map<number, string>();
+    const claim = (num: number, who: string, at: string): void => {
+      const other = numbers.get(num);
+      if (other !== undefined) gaps.push(`${at} (${r.name}): field number ${num} also used by ${other}`);
+      numbers.set(num, who);
+    };
+    const embedded = new Set<StructSchema>();
     for (const [name, spec] of Object.entries(r.fields)) {
       const at = path ? `${path}.${name}` : name;
+      if (spec.inline) {
+        // The embedded struct is checked as a struct of its own; here only its number counts.
+        const { proto, struct } = spec.inline;
+        if (!embedded.has(struct)) {
+          embedded.add(struct);
+          claim(proto, `the embedded ${struct.name}`, at);
+          walk(struct, path);
+        }
+        continue;
+      }
       if (spec.proto === undefined) {
         if (name !== 'kind' && name !== 'apiVersion') gaps.push(`${at} (${r.name}): no protobuf field number`);
         continue;
       }
-      const other = numbers.get(spec.proto);
-      if (other !== undefined) gaps.push(`${at} (${r.name}): field number ${spec.proto} also used by ${other}`);
-      numbers.set(spec.proto, name);
+      claim(spec.proto, name, at);
       walk(spec.schema, at);
     }
   };
