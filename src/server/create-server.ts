@@ -175,6 +175,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       startedAt: process.hrtime.bigint(),
       warnings: [],
       info: parseRequestInfo(req.method ?? 'GET', url),
+      protobufMediaType: names.protobufMediaType,
     };
     handle(ctx).catch((e: unknown) => {
       log.error('unhandled failure while writing a response', { error: String(e) });

@@ -15,5 +15,5 @@ export async function handleCreate(ctx: RequestContext, ep: ResourceEndpoint, in
   const dryRun = q.dryRun('CreateOptions');
   const obj = await decodeRequestObject(ctx, ep, q.fieldValidation('CreateOptions'));
   const created = await ep.store.create(scopeOf(ctx), obj, { dryRun });
-  respondValue(ctx, 201, toServed(ep, created));
+  respondValue(ctx, 201, toServed(ep, created), ep.def.schema);
 }

@@ -135,7 +135,7 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     },
     { dryRun, subresource: info.subresource, allowCreate: false },
   );
-  respondValue(ctx, 200, toServed(ep, object));
+  respondValue(ctx, 200, toServed(ep, object), ep.def.schema);
 }
 
 function strategicMerge(current: KubeObject, patch: Record<string, unknown>, schema: StructSchema): unknown {

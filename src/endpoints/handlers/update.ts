@@ -21,5 +21,5 @@ export async function handleUpdate(ctx: RequestContext, ep: ResourceEndpoint, in
     subresource: info.subresource,
     allowCreate: !info.subresource && (ep.def.strategy.allowCreateOnUpdate ?? false),
   });
-  respondValue(ctx, created ? 201 : 200, toServed(ep, object));
+  respondValue(ctx, created ? 201 : 200, toServed(ep, object), ep.def.schema);
 }

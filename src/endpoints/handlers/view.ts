@@ -57,14 +57,14 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   if (info.verb === 'get') {
     const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
-    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx));
+    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx), sub.schema);
     return;
   }
   const dryRun = q.dryRun(info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
   let transform: (current: KubeObject) => KubeObject;
   if (info.verb === 'update') {
     const validation = q.fieldValidation('UpdateOptions');
-    const { value, body } = await readRequestValue(ctx, ep, sub.view.kind);
+    const { value, body } = await readRequestValue(ctx, ep, sub.view.kind, sub.schema);
     const { view, unknownFields } = decodeView(sub, value);
     enforceFieldValidation(ctx, validation, bodyProblems(validation, sub.schema, body, unknownFields), strictBodyError(sub.view.kind, sub.view.version));
     if ((view.metadata.name ?? '') !== info.name) {
@@ -88,5 +88,5 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
     subresource: info.subresource,
     allowCreate: false,
   });
-  respondValue(ctx, 200, sub.toView(object, sctx));
+  respondValue(ctx, 200, sub.toView(object, sctx), sub.schema);
 }
