@@ -85,6 +85,11 @@ export interface FieldSpec<T = unknown, P extends boolean = boolean> {
   readonly description?: string;
   /** Strategic-merge patch strategy of a non-list field (`retainKeys` on Deployment.strategy). */
   readonly patchStrategy?: string;
+  /**
+   * The value defaulting gives an absent field (OpenAPI `default`). Server-side apply reads it for
+   * key fields of map lists, so `{containerPort: 80}` and `{containerPort: 80, protocol: TCP}` are one item.
+   */
+  readonly default?: unknown;
   readonly [presentMarker]?: P;
 }
 declare const presentMarker: unique symbol;
@@ -142,6 +147,8 @@ export interface FieldOptions {
   pointer?: boolean;
   description?: string;
   patchStrategy?: string;
+  /** See FieldSpec.default; declaring it does not make decoding fill it in. */
+  default?: unknown;
 }
 
 const STRUCT_LIKE = new Set<Schema['type']>(['object', 'time', 'int-or-string', 'quantity', 'raw']);
@@ -167,6 +174,7 @@ function makeField<S extends Schema, O extends FieldOptions | undefined>(
     ...(proto !== undefined ? { proto } : {}),
     ...(opts?.description ? { description: opts.description } : {}),
     ...(opts?.patchStrategy ? { patchStrategy: opts.patchStrategy } : {}),
+    ...(opts?.default !== undefined ? { default: opts.default } : {}),
   };
   return spec;
 }
