@@ -1,5 +1,6 @@
 /** Server-side apply: field sets, typed merging, ownership bookkeeping and managedFields. */
 export { FieldSet } from './field-set.js';
+export { isObject, type JsonObject, type JsonValue } from './value.js';
 export { fromFieldsV1, toFieldsV1, FieldsV1Error } from './fields-v1.js';
 export { pe, fieldPath, pathToString, elementKey, parseElementKey, type Path, type PathElement } from './path.js';
 export { DEDUCED, type TypeRef } from './schema-view.js';

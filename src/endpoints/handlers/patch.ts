@@ -1,9 +1,10 @@
 /**
  * PATCH of an object or a subresource with a JSON patch (RFC 6902) or a JSON merge patch
- * (RFC 7386). The patch is a transform run inside the store's update loop, so a concurrent write
- * re-applies it to the newer object. Strategic merge and apply arrive with their own issue.
+ * (RFC 7386), or a server-side apply (handlers/apply.ts). The patch is a transform run inside the
+ * store's update loop, so a concurrent write re-applies it to the newer object.
  */
 import { toServed } from '../conversion.js';
+import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { parseMediaType } from '../../http/negotiate.js';
 import { errors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject } from '../../schema/index.js';
@@ -14,22 +15,28 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { respondValue } from '../respond.js';
 import { QueryParams } from '../params.js';
+import { handleApply } from './apply.js';
 import { checkName } from './check-name.js';
 import { decodeAs, readRequestBody } from './decode-object.js';
 import { scopeOf } from './scope.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
-export const SUPPORTED_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH];
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+export const SUPPORTED_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
+
+/** The patch type of a request: its Content-Type without parameters. */
+export function patchTypeOf(ctx: RequestContext): string {
+  const m = parseMediaType(ctx.req.headers['content-type'] ?? '');
+  return m ? `${m.type}/${m.subtype}` : '';
+}
 
 /**
  * Reads a PATCH request's body and returns the pure function that applies it to a JSON value.
  * Checks the patch type and the options every patch takes. Throws 415 for other patch types.
  */
 export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoint): Promise<(current: KubeObject) => unknown> {
-  const header = ctx.req.headers['content-type'] ?? '';
-  const m = parseMediaType(header);
-  const type = m ? `${m.type}/${m.subtype}` : '';
+  const type = patchTypeOf(ctx);
   if (type !== JSON_PATCH && type !== MERGE_PATCH) throw errors.unsupportedMediaType(SUPPORTED_PATCH_TYPES);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   if (q.bool('force') !== undefined) {
@@ -48,9 +55,11 @@ export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoin
 }
 
 export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  if (patchTypeOf(ctx) === APPLY_PATCH) return handleApply(ctx, ep, info);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('PatchOptions');
   const validation = q.fieldValidation('PatchOptions');
+  const manager = requestManager(ctx, q, ep, 'PatchOptions');
   const apply = await patchTransformFor(ctx, ep);
   const { object } = await ep.store.update(
     scopeOf(ctx),
@@ -60,7 +69,7 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
       checkName(patched, ep, info);
       return patched;
     },
-    { dryRun, subresource: info.subresource, allowCreate: false },
+    { dryRun, managedFields: managedFieldsStep(ep, manager, info.subresource), subresource: info.subresource, allowCreate: false },
   );
   respondValue(ctx, 200, toServed(ep, object));
 }
