@@ -212,3 +212,20 @@ describe('managedFields on other writes', () => {
     expect(item.metadata.managedFields[0].manager).toBe('lister');
   });
 });
+
+describe('view subresources', () => {
+  it('a write to /scale is recorded on the parent as an Update with subresource "scale"', async () => {
+    await s.patch(`${MARKERS}/scaled?fieldManager=owner`, marker('scaled', { replicas: 2, paused: true }), APPLY);
+    const r = await s.patch(`${MARKERS}/scaled/scale?fieldManager=hpa`, { spec: { replicas: 6 } }, 'application/merge-patch+json');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.replicas).toBe(6);
+    const parent = (await s.get(`${MARKERS}/scaled`)).body;
+    expect(parent.metadata.managedFields.map((e: any) => [e.manager, e.operation, e.apiVersion, e.subresource, e.fieldsV1])).toEqual([
+      ['owner', 'Apply', `${APPLY_GROUP}/v1`, undefined, { 'f:spec': { 'f:paused': {} } }],
+      ['hpa', 'Update', `${APPLY_GROUP}/v1`, 'scale', { 'f:spec': { 'f:replicas': {} } }],
+    ]);
+    // The owner applying its old value now conflicts with the scaler.
+    const st = expectStatus(await s.patch(`${MARKERS}/scaled?fieldManager=owner`, marker('scaled', { replicas: 2, paused: true }), APPLY), 409, 'Conflict');
+    expect(st.message).toBe(`Apply failed with 1 conflict: conflict with "hpa" with subresource "scale" using ${APPLY_GROUP}/v1: .spec.replicas`);
+  });
+});

@@ -50,6 +50,11 @@ const Condition = t.struct('com.example.apply.v1.Condition', {
   reason: t.field(3, t.string()),
 });
 
+const ScaleSchema = t.struct('com.example.apply.v1.Scale', {
+  ...objectHeader,
+  spec: t.field(2, t.struct('com.example.apply.v1.ScaleSpec', { replicas: t.field(1, t.int32()) })),
+});
+
 export const MarkerSchema = t.struct('com.example.apply.v1.Marker', {
   ...objectHeader,
   spec: t.field(2, t.struct('com.example.apply.v1.MarkerSpec', {
@@ -95,7 +100,21 @@ export const markerResource = defineResource<Marker>(() => ({
       for (const p of obj.spec.ports ?? []) p.protocol ||= 'TCP';
     },
   },
-  subresources: { status: statusSubresource<Marker>() },
+  subresources: {
+    status: statusSubresource<Marker>(),
+    // A view of spec.replicas, like /scale: writes are recorded on the Marker with subresource "scale".
+    scale: {
+      kind: 'view',
+      verbs: ['get', 'patch', 'update'],
+      view: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      schema: ScaleSchema,
+      toView: (m) => {
+        const { managedFields: _omit, ...metadata } = m.metadata;
+        return { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata, spec: { replicas: m.spec.replicas ?? 0 } };
+      },
+      fromView: (view, m) => ({ ...structuredClone(m), spec: { ...m.spec, replicas: (view.spec as { replicas?: number } | undefined)?.replicas ?? 0 } }),
+    },
+  },
 }));
 
 export const LooseSchema = t.struct('com.example.apply.v1.Loose', {
