@@ -4,7 +4,7 @@
  * have a canonical text, the FieldsV1 key (`f:name`, `k:{"name":"a"}`, `v:"x"`, `i:0`), which also
  * identifies them in sets. Pure.
  */
-import { compareValues, goJson, isObject, isScalar, valueToString, type JsonScalar } from './value.js';
+import { goJson, isObject, isScalar, orderValues, valueToString, type JsonScalar } from './value.js';
 
 export interface KeyField {
   readonly name: string;
@@ -53,13 +53,13 @@ export function compareElements(a: PathElement, b: PathElement): number {
         const x = a.fields[i] as KeyField;
         const y = bf[i] as KeyField;
         if (x.name !== y.name) return x.name < y.name ? -1 : 1;
-        const c = compareValues(x.value, y.value);
+        const c = orderValues(x.value, y.value);
         if (c !== 0) return c;
       }
       return a.fields.length === bf.length ? 0 : a.fields.length < bf.length ? -1 : 1;
     }
     case 'value':
-      return compareValues(a.value, (b as { value: JsonScalar }).value);
+      return orderValues(a.value, (b as { value: JsonScalar }).value);
     case 'index': {
       const i = (b as { index: number }).index;
       return a.index < i ? -1 : a.index > i ? 1 : 0;

@@ -4,9 +4,8 @@
  * be told apart (no key, duplicate key). Returns the errors in structured-merge-diff's words,
  * each prefixed with its path (`.spec.replicas: expected numeric (int or float), got string`). Pure.
  */
-import { pathToString, pe, type PathElement } from './path.js';
+import { elementKey, pathToString, pe, type PathElement } from './path.js';
 import { atomOf, entryType, ListItemError, listItemElement, type Atom, type TypeRef } from './schema-view.js';
-import { elementKey } from './path.js';
 import { isObject } from './value.js';
 
 function jsonKind(v: unknown): string {

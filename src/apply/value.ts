@@ -31,7 +31,7 @@ function compareStrings(a: string, b: string): number {
 }
 
 /** A total order over JSON values (used to sort set members and key fields). */
-export function compareValues(a: unknown, b: unknown): number {
+export function orderValues(a: unknown, b: unknown): number {
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -40,7 +40,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const c = compareValues(a[i], b[i]);
+      const c = orderValues(a[i], b[i]);
       if (c !== 0) return c;
     }
     return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
@@ -49,7 +49,7 @@ export function compareValues(a: unknown, b: unknown): number {
     const ka = Object.keys(a).sort(compareStrings);
     const kb = Object.keys(b).sort(compareStrings);
     for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
-      const c = compareStrings(ka[i] as string, kb[i] as string) || compareValues(a[ka[i] as string], b[kb[i] as string]);
+      const c = compareStrings(ka[i] as string, kb[i] as string) || orderValues(a[ka[i] as string], b[kb[i] as string]);
       if (c !== 0) return c;
     }
     return ka.length === kb.length ? 0 : ka.length < kb.length ? -1 : 1;
