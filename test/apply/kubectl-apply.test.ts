@@ -96,4 +96,16 @@ describe.skipIf(found.length === 0).each(found)('$label apply --server-side', ({
     // kubectl-patch owned nothing else, so its entry is gone.
     expect(live.metadata.managedFields.map((e: any) => [e.manager, e.operation])).toEqual([['kubectl', 'Apply']]);
   });
+
+  it('diff --server-side shows what an apply would change, without changing it', async () => {
+    await kubectl('apply', '--server-side', '-f', manifest('differ', '1'));
+    const before = (await s.get('/api/v1/namespaces/default/configmaps/differ')).body;
+    const same = await kubectl('diff', '--server-side', '-f', manifest('differ', '1'));
+    expect(same.code, same.stderr).toBe(0);
+    const changed = await kubectl('diff', '--server-side', '-f', manifest('differ', '3'));
+    expect(changed.code, changed.stderr).toBe(1);
+    expect(changed.stdout).toMatch(/^-\s+a: "1"$/m);
+    expect(changed.stdout).toMatch(/^\+\s+a: "3"$/m);
+    expect((await s.get('/api/v1/namespaces/default/configmaps/differ')).body).toEqual(before);
+  });
 });
