@@ -24,16 +24,23 @@ export interface ResourceClient {
 const isNotFound = (e: unknown): boolean => e instanceof StatusError && e.reason === 'NotFound';
 
 export class InProcessClient {
-  constructor(private readonly registry: ResourceRegistry) {}
+  /**
+   * @param stores every stored resource by `group/resource`, served or not: the server keeps its own
+   * objects (system namespaces, for one) even when --runtime-config stops serving their API.
+   */
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly stores: ReadonlyMap<string, GenericStore> = new Map(),
+  ) {}
 
   private scope(namespace: string): RequestScope {
     return { namespace, signal: new AbortController().signal, warnings: [], user: SYSTEM_USER };
   }
 
   resource(group: string, resource: string): ResourceClient {
-    const r = this.registry.all().find((x) => x.def.group === group && x.def.resource === resource);
-    if (!r) throw new Error(`no resource ${resource} in group ${JSON.stringify(group)}`);
-    return this.forStore(r.store);
+    const store = this.stores.get(`${group}/${resource}`) ?? this.registry.all().find((x) => x.def.group === group && x.def.resource === resource)?.store;
+    if (!store) throw new Error(`no resource ${resource} in group ${JSON.stringify(group)}`);
+    return this.forStore(store);
   }
 
   forStore(store: GenericStore): ResourceClient {

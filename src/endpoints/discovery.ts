@@ -25,9 +25,13 @@ export interface DiscoveryDocuments {
   resourceList(group: string, version: string): unknown | undefined;
 }
 
-/** A short stable hash of the storage identity, as Kubernetes publishes for storage migration tools. */
+/**
+ * A short stable hash of the storage identity, as Kubernetes publishes for storage migration tools.
+ * Every served version of a kind shares it: it names the version stored (the hub), not the one served.
+ */
 function storageVersionHash(r: RegisteredResource): string {
-  const id = `${r.def.group}/${r.def.version}/${r.def.kind}`;
+  const stored = r.store.def;
+  const id = `${stored.group}/${stored.version}/${stored.kind}`;
   return createHash('sha256').update(id).digest().subarray(0, 8).toString('base64');
 }
 

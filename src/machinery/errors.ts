@@ -106,7 +106,7 @@ export const errors = {
     return new StatusError(422, 'Invalid', `${qualifiedKind(gk)} "${name}" is invalid: ${summary}`, {
       ...(name ? { name } : {}),
       ...(gk.group ? { group: gk.group } : {}),
-      kind: gk.kind,
+      ...(gk.kind ? { kind: gk.kind } : {}),
       causes: errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
     });
   },

@@ -3,6 +3,7 @@
  * storage keys, watch and decoding all follow from it. Definitions are factories of the API names,
  * because groups, annotation keys and secret types derive from the API domain.
  */
+import type { UserInfo } from '../admission/types.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
@@ -16,6 +17,8 @@ export interface StrategyContext {
   /** The subresource written ('' for the main resource). */
   readonly subresource: string;
   readonly now: Date;
+  /** Who makes the request, when authentication has said (a CertificateSigningRequest records it). */
+  readonly user?: UserInfo;
 }
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -43,7 +46,14 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   prepareForCreate?(obj: T, ctx: StrategyContext): void;
   /** Carries over fields an update may not change (usually status). Mutates `obj`, never `old`. */
   prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
+  /** Rules for every write of the main resource, create and update alike. */
   validate?(obj: T, ctx: StrategyContext): FieldError[];
+  /**
+   * Rules for a create only, beside validate: for kinds whose update tolerates what an existing
+   * object already holds (Kubernetes relaxes a rule on update when the stored object breaks it).
+   */
+  validateCreate?(obj: T, ctx: StrategyContext): FieldError[];
+  /** Rules for an update only, beside validate; may compare with the stored object. */
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Non-fatal advice returned as `Warning` headers. */
   warnings?(obj: T, old: T | undefined, ctx: StrategyContext): string[];

@@ -90,7 +90,7 @@ export class GenericStore extends StoreReads {
   }
 
   private strategyContext(scope: RequestScope, subresource = ''): StrategyContext {
-    return { names: this.names, namespace: scope.namespace, subresource, now: new Date() };
+    return { names: this.names, namespace: scope.namespace, subresource, now: new Date(), ...(scope.user ? { user: scope.user } : {}) };
   }
 
   private encode(obj: KubeObject): string {
@@ -180,7 +180,11 @@ export class GenericStore extends StoreReads {
     strategy.prepareForCreate?.(obj, ctx);
     const tx = await strategy.beginCreate?.(obj, { ...ctx, dryRun: opts.dryRun });
     return finishing(tx, opts.dryRun, async () => {
-      const errs = [...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator), ...(strategy.validate?.(obj, ctx) ?? [])];
+      const errs = [
+        ...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator),
+        ...(strategy.validate?.(obj, ctx) ?? []),
+        ...(strategy.validateCreate?.(obj, ctx) ?? []),
+      ];
       if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
       scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
       await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));

@@ -166,7 +166,8 @@ function decode(schema: Schema, v: unknown, path: string, walk: Walk): unknown {
       if (typeof v !== 'object' || Array.isArray(v)) throw typeError(s, v, walk);
       const out: Record<string, unknown> = {};
       for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-        out[k] = decode(s.values, item, `${path}[${k}]`, walk);
+        // Map keys join the path with a dot, as Kubernetes' strict decoding names them.
+        out[k] = decode(s.values, item, path ? `${path}.${k}` : k, walk);
       }
       return out;
     }
@@ -182,22 +183,35 @@ function decode(schema: Schema, v: unknown, path: string, walk: Walk): unknown {
 function decodeStruct(s: StructSchema, v: unknown, path: string, walk: Walk): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw typeError(s, v, walk);
   const input = v as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
   const outerStruct = walk.goStruct;
   walk.goStruct = structName(s);
-  for (const [name, spec] of Object.entries(s.fields)) {
+  // The input's order, as Go's decoder reads the document: problems are found in that order.
+  const decoded = new Map<string, unknown>();
+  const preserved: [string, unknown][] = [];
+  for (const name of Object.keys(input)) {
     const fieldPath = path ? `${path}.${name}` : name;
+    if (!Object.prototype.hasOwnProperty.call(s.fields, name)) {
+      if (s.preserveUnknownFields) preserved.push([name, input[name]]);
+      else walk.unknown.push(fieldPath);
+      continue;
+    }
     walk.goPath.push(name);
-    const present = Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
-    const value = decodeField(spec, present, fieldPath, walk);
+    decoded.set(name, decodeField(s.fields[name] as FieldSpec, input[name], fieldPath, walk));
     walk.goPath.pop();
+  }
+  // The schema's order for the output, so every object prints its fields as Go would.
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(s.fields)) {
+    let value: unknown;
+    if (decoded.has(name)) value = decoded.get(name);
+    else {
+      walk.goPath.push(name);
+      value = decodeField(spec, undefined, path ? `${path}.${name}` : name, walk);
+      walk.goPath.pop();
+    }
     if (value !== OMIT) out[name] = value;
   }
-  for (const name of Object.keys(input)) {
-    if (Object.prototype.hasOwnProperty.call(s.fields, name)) continue;
-    if (s.preserveUnknownFields) out[name] = input[name];
-    else walk.unknown.push(path ? `${path}.${name}` : name);
-  }
+  for (const [name, value] of preserved) out[name] = value;
   walk.goStruct = outerStruct;
   return out;
 }

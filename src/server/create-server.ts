@@ -5,6 +5,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
 import { namespaceLifecycle, type NamespacePhase } from '../admission/plugins/namespace-lifecycle/index.js';
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
@@ -84,12 +85,23 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       return read();
     },
   };
-  const admission = admissionChain([namespaceLifecycle(names, lookup)]);
+  // Storage versions (hubs) by group/resource; filled below, read lazily by admission plugins.
+  const hubs = new Map<string, GenericStore>();
+  /** Every stored object of a resource, after the cache caught up with the store (a consistent read). */
+  const storedObjects = async <T>(group: string, resource: string, signal: AbortSignal): Promise<T[]> => {
+    const store = hubs.get(`${group}/${resource}`);
+    if (!store) return [];
+    await cache.syncWithStore(signal);
+    return cache.list(store.prefix, store.prefix, undefined).entries.map((e) => e.object.parse<T>());
+  };
+  const admission = admissionChain([
+    namespaceLifecycle(names, lookup),
+    defaultIngressClass(names, { list: (signal) => storedObjects(names.group('networking'), 'ingressclasses', signal) }),
+  ]);
 
   const env: KindEnvironment = { names };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
-  const hubs = new Map<string, GenericStore>();
   for (const def of definitions.filter((d) => !d.conversion)) {
     const prefix = keyPrefixOf(def.group, def.resource);
     const store = new GenericStore({ def, names, kv, cache, admission, prefix });
@@ -105,7 +117,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   }
   await cache.start(REGISTRY_PREFIX);
 
-  const client = new InProcessClient(registry);
+  const client = new InProcessClient(registry, hubs);
   const controllers: { stop(): void }[] = [];
   let namespaceController: NamespaceController | undefined;
   if (namespaceStore) {

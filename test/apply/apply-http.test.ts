@@ -93,6 +93,20 @@ describe('apply bodies', () => {
     expect((await s.get(`${MARKERS}/typed`)).status).toBe(404);
   });
 
+  it('acts on repeated keys as fieldValidation says: Strict refuses, Warn warns, Ignore takes the last', async () => {
+    const yaml = `apiVersion: ${APPLY_GROUP}/v1\nkind: Marker\nmetadata:\n  name: dup\nspec:\n  replicas: 1\n  replicas: 2\n`;
+    const st = expectStatus(await s.patch(`${MARKERS}/dup?fieldManager=m&fieldValidation=Strict`, yaml, APPLY), 400, 'BadRequest');
+    expect(st.message).toBe('error strict decoding YAML: yaml: unmarshal errors:\n  line 7: key "replicas" already set in map');
+    expect((await s.get(`${MARKERS}/dup`)).status).toBe(404);
+    const warned = await s.patch(`${MARKERS}/dup?fieldManager=m`, yaml, APPLY);
+    expect(warned.status).toBe(201);
+    expect(warned.headers.warning).toBe('299 - "line 7: key \\"replicas\\" already set in map"');
+    expect(warned.body.spec.replicas).toBe(2);
+    const ignored = await s.patch(`${MARKERS}/dup?fieldManager=m&fieldValidation=Ignore`, yaml, APPLY);
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.warning).toBeUndefined();
+  });
+
   it('refuses bodies that are not a YAML mapping, and names that differ from the URL', async () => {
     expect(expectStatus(await s.patch(`${MARKERS}/bad?fieldManager=m`, 'a: [1', APPLY), 400, 'BadRequest').message).toMatch(/^error decoding YAML: /);
     expect(expectStatus(await s.patch(`${MARKERS}/bad?fieldManager=m`, '- 1\n- 2\n', APPLY), 400, 'BadRequest').message).toBe(

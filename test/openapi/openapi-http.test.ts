@@ -58,7 +58,11 @@ describe.each([
     expect(idx.status).toBe(200);
     expect(idx.headers['content-type']).toBe('application/json');
     expect(idx.headers['cache-control']).toBe('no-cache, private');
-    expect(Object.keys(idx.body.paths)).toEqual(['api/v1', 'apis/stable.example.com/v1']);
+    // One document per served group-version: the core one and every one /apis lists (built-in kinds and the test kind).
+    const groups = (await s.get('/apis')).body.groups as { versions: { groupVersion: string }[] }[];
+    const served = ['api/v1', ...groups.flatMap((g) => g.versions.map((v) => `apis/${v.groupVersion}`))];
+    expect(served).toContain('apis/stable.example.com/v1');
+    expect(Object.keys(idx.body.paths).sort()).toEqual(served.sort());
     for (const [key, entry] of Object.entries<{ serverRelativeURL: string }>(idx.body.paths)) {
       const url = new URL(entry.serverRelativeURL, s.url);
       expect(url.pathname).toBe(`/openapi/v3/${key}`);

@@ -5,6 +5,7 @@
  */
 import { errors } from '../../machinery/errors.js';
 import { DecodeBodyError, yamlSerializer } from '../../machinery/codec/serializers.js';
+import { yamlDuplicateKeysError } from '../../machinery/codec/yaml-keys.js';
 import { isObject, type JsonObject } from '../../apply/index.js';
 import type { KubeObject } from '../../schema/index.js';
 import { toServed } from '../conversion.js';
@@ -16,6 +17,7 @@ import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { respondValue } from '../respond.js';
 import { checkName } from './check-name.js';
 import { decodeAs, readRequestBody } from './decode-object.js';
+import { enforceFieldValidation } from './field-validation.js';
 import { scopeOf } from './scope.js';
 
 /** The applied configuration: a YAML (or JSON) mapping; nothing else is accepted. */
@@ -38,13 +40,20 @@ export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, inf
   const metaGroup = ep.names.metaGroup;
   const q = new QueryParams(ctx.url.searchParams, metaGroup);
   const dryRun = q.dryRun('PatchOptions');
-  q.fieldValidation('PatchOptions');
+  const validation = q.fieldValidation('PatchOptions');
   const force = q.bool('force') ?? false;
   const manager = fieldManagerParam(q, metaGroup, 'PatchOptions');
   if (!manager) {
     throw errors.invalid({ group: metaGroup, kind: 'PatchOptions' }, '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
   }
-  const config = parseConfig(await readRequestBody(ctx, ep));
+  const body = await readRequestBody(ctx, ep);
+  const config = parseConfig(body);
+  // Fields the schema does not declare fail the apply whatever the mode (the configuration must
+  // type-check); the mode decides about repeated keys, as Kubernetes' strict YAML decoding does.
+  if (validation !== 'Ignore') {
+    const repeated = yamlDuplicateKeysError(body.toString('utf8'));
+    if (repeated) enforceFieldValidation(ctx, validation, [repeated], () => errors.badRequest(`error strict decoding YAML: ${repeated}`));
+  }
   const fm = fieldManagerOf(ep);
   const { object, created } = await ep.store.update(
     scopeOf(ctx),

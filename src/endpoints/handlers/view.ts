@@ -13,7 +13,8 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { respondValue } from '../respond.js';
 import { QueryParams } from '../params.js';
-import { parseBody, readRequestBody, requestSerializer, type FieldValidation } from './decode-object.js';
+import { bodyProblems, readRequestValue, strictBodyError } from './decode-object.js';
+import { enforceFieldValidation } from './field-validation.js';
 import { patchTransformFor } from './patch.js';
 import { scopeOf } from './scope.js';
 
@@ -21,8 +22,8 @@ function viewContext(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRe
   return { names: ep.names, namespace: info.namespace, subresource: info.subresource, now: new Date() };
 }
 
-/** Decodes a view as sent: its own apiVersion and kind, its schema, the field-validation mode. */
-function decodeView(ctx: RequestContext, sub: ViewSubresource, value: unknown, validation: FieldValidation): KubeObject {
+/** Decodes a view as sent: its own apiVersion and kind, its schema. Field validation is the caller's. */
+function decodeView(sub: ViewSubresource, value: unknown): { view: KubeObject; unknownFields: string[] } {
   const apiVersion = apiVersionOf(sub.view);
   const raw = value as Record<string, unknown> | null;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw errors.badRequest(`the body must be a ${sub.view.kind} object`);
@@ -37,12 +38,7 @@ function decodeView(ctx: RequestContext, sub: ViewSubresource, value: unknown, v
     if (e instanceof DecodeError) throw errors.badRequest(`${sub.view.kind} in version "${sub.view.version}" cannot be handled as a ${sub.view.kind}: ${e.message}`);
     throw e;
   }
-  if (decoded.unknownFields.length && validation !== 'Ignore') {
-    const texts = decoded.unknownFields.map((f) => `unknown field "${f}"`);
-    if (validation === 'Strict') throw errors.badRequest(`strict decoding error: ${texts.join(', ')}`);
-    ctx.warnings.push(...texts);
-  }
-  return { ...decoded.value, apiVersion, kind: sub.view.kind };
+  return { view: { ...decoded.value, apiVersion, kind: sub.view.kind }, unknownFields: decoded.unknownFields };
 }
 
 function checkView(sub: ViewSubresource, view: KubeObject, name: string, sctx: StrategyContext): void {
@@ -67,21 +63,24 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   }
   const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
   const dryRun = q.dryRun(optionsKind);
-  const validation = q.fieldValidation(optionsKind);
   const manager = requestManager(ctx, q, ep, optionsKind);
   let transform: (current: KubeObject) => KubeObject;
   if (info.verb === 'update') {
-    const serializer = requestSerializer(ctx);
-    const view = decodeView(ctx, sub, parseBody(serializer, await readRequestBody(ctx, ep)), validation);
+    const validation = q.fieldValidation('UpdateOptions');
+    const { value, body } = await readRequestValue(ctx, ep, sub.view.kind);
+    const { view, unknownFields } = decodeView(sub, value);
+    enforceFieldValidation(ctx, validation, bodyProblems(validation, sub.schema, body, unknownFields), strictBodyError(sub.view.kind, sub.view.version));
     if ((view.metadata.name ?? '') !== info.name) {
       throw errors.badRequest(`the name of the object (${view.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
     }
     checkView(sub, view, info.name, sctx);
     transform = (current) => mapBack(sub, view, current, sctx);
   } else {
-    const applyPatch = await patchTransformFor(ctx, ep);
+    const patch = await patchTransformFor(ctx, ep, sub.schema);
     transform = (current) => {
-      const view = decodeView(ctx, sub, applyPatch(sub.toView(current, sctx)), validation);
+      const patchedValue = patch.apply(sub.toView(current, sctx));
+      const { view, unknownFields } = decodeView(sub, patchedValue);
+      patch.validate(unknownFields, patchedValue);
       checkView(sub, view, info.name, sctx);
       return mapBack(sub, view, current, sctx);
     };

@@ -42,7 +42,9 @@ export const yamlSerializer: Serializer = {
   decode(body) {
     let value: unknown;
     try {
-      value = parseYaml(body.toString('utf8'), { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: true, prettyErrors: false });
+      // Repeated keys keep the last value, as Kubernetes' YAML decoding does; field validation
+      // reports them (machinery/codec/yaml-keys.ts) instead of the parser refusing the body.
+      value = parseYaml(body.toString('utf8'), { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: false });
     } catch (e) {
       throw new DecodeBodyError(`the request body is not valid YAML: ${(e as Error).message}`);
     }

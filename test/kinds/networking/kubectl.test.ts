@@ -1,0 +1,140 @@
+/**
+ * The networking and flowcontrol kinds through a real kubectl under `--api-domain=k8s.io`: short
+ * names, client-side validation against our OpenAPI, the default IngressClass, and kubectl's own
+ * rendering of the deprecation warning. Skips, saying why, when kubectl is not installed.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(KUBECTL, args, { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const available = await run(['version', '--client']).then((r) => r.code === 0);
+if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`);
+
+describe.skipIf(!available)('kubectl with the networking and flowcontrol kinds (k8s.io)', () => {
+  let s: TestServer;
+  let dir: string;
+  let kubeconfig: string;
+  const kubectl = (...args: string[]) => run(['--kubeconfig', kubeconfig, ...args]);
+  const manifest = (name: string, text: string): string => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  beforeAll(async () => {
+    s = await startTestServer({ apiDomain: 'k8s.io' });
+    dir = mkdtempSync(join(tmpdir(), 'kubectl-net-'));
+    kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, s.server.kubeconfig());
+  });
+  afterAll(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies a default IngressClass and an Ingress without a class, which gets it; `ing` lists it', async () => {
+    const file = manifest(
+      'ingress.yaml',
+      `apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: nginx
+  annotations:
+    ingressclass.kubernetes.io/is-default-class: "true"
+spec:
+  controller: k8s.io/ingress-nginx
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+  namespace: default
+spec:
+  rules:
+  - host: web.example.com
+    http:
+      paths:
+      - path: /
+        pathType: Prefix
+        backend:
+          service:
+            name: web
+            port:
+              number: 80
+`,
+    );
+    const applied = await kubectl('apply', '-f', file);
+    expect(applied.code, applied.stderr).toBe(0);
+    const cls = await kubectl('get', 'ing', 'web', '-n', 'default', '-o', 'jsonpath={.spec.ingressClassName}');
+    expect(cls.code, cls.stderr).toBe(0);
+    expect(cls.stdout).toBe('nginx');
+    const listed = await kubectl('get', 'ingressclasses', '-o', 'name');
+    expect(listed.stdout.trim()).toBe('ingressclass.networking.k8s.io/nginx');
+  });
+
+  it('reports a validation failure of an Ingress as the server words it', async () => {
+    const file = manifest(
+      'bad.yaml',
+      `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: bad
+  namespace: default
+spec:
+  rules:
+  - http:
+      paths:
+      - path: /
+        pathType: Regex
+        backend:
+          service:
+            name: web
+            port:
+              number: 80
+`,
+    );
+    const r = await kubectl('apply', '-f', file);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spec.rules[0].http.paths[0].pathType: Unsupported value: "Regex"');
+  });
+
+  it('shows the deprecation warning of flowcontrol v1beta1 and serves the same objects as v1beta2', async () => {
+    const file = manifest(
+      'pl.yaml',
+      `apiVersion: flowcontrol.apiserver.k8s.io/v1beta2
+kind: PriorityLevelConfiguration
+metadata:
+  name: workload
+spec:
+  type: Limited
+  limited:
+    limitResponse:
+      type: Queue
+      queuing: {}
+`,
+    );
+    const applied = await kubectl('apply', '-f', file);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr).not.toContain('deprecated');
+    const old = await kubectl('get', 'prioritylevelconfigurations.v1beta1.flowcontrol.apiserver.k8s.io', 'workload', '-o', 'jsonpath={.apiVersion} {.spec.limited.assuredConcurrencyShares}');
+    expect(old.code, old.stderr).toBe(0);
+    expect(old.stdout).toBe('flowcontrol.apiserver.k8s.io/v1beta1 30');
+    expect(old.stderr).toContain(
+      'Warning: flowcontrol.apiserver.k8s.io/v1beta1 PriorityLevelConfiguration is deprecated in v1.23+, unavailable in v1.26+; use flowcontrol.apiserver.k8s.io/v1beta2 PriorityLevelConfiguration',
+    );
+  });
+});
