@@ -7,7 +7,6 @@ import { errors } from '../../machinery/errors.js';
 import { DecodeBodyError, yamlSerializer } from '../../machinery/codec/serializers.js';
 import { yamlDuplicateKeysError } from '../../machinery/codec/yaml-keys.js';
 import { isObject, type JsonObject } from '../../apply/index.js';
-import type { KubeObject } from '../../schema/index.js';
 import { toServed } from '../conversion.js';
 import { fieldManagerOf, fieldManagerParam } from '../field-manager.js';
 import { QueryParams } from '../params.js';
@@ -66,8 +65,8 @@ export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, inf
       checkName(obj, ep, info);
       return obj;
     },
-    // Apply creates whatever the kind says about PUT; a subresource of a missing object is a 404.
+    // Apply creates a missing object whatever the kind says about PUT; a subresource of one is a 404.
     { dryRun, subresource: info.subresource, allowCreate: !info.subresource },
   );
-  respondValue(ctx, created ? 201 : 200, toServed(ep, object as KubeObject));
+  respondValue(ctx, created ? 201 : 200, toServed(ep, object));
 }
