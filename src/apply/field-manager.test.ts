@@ -37,14 +37,21 @@ describe('FieldManager.update', () => {
     expect(summary(more)).toEqual([['w', 'Update', '2024-01-01T00:00:03Z', { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } }]]);
   });
 
-  it('records an empty manager as "unknown", and never fails: malformed live entries start over', () => {
+  it('records an empty manager as "unknown"', () => {
+    const out = fm.update(undefined, obj({ a: '2' }), { manager: '', subresource: '', now: at(1) });
+    expect(summary(out)).toEqual([['unknown', 'Update', '2024-01-01T00:00:01Z', { 'f:data': { '.': {}, 'f:a': {} } }]]);
+  });
+
+  it('leaves an existing object nobody tracks untracked (malformed entries count as none), but not after a reset request', () => {
     const broken = [{ manager: 'x', operation: 'Bogus', apiVersion: 'test/v1', fieldsType: 'FieldsV1', fieldsV1: {} }];
-    const out = fm.update(obj({ a: '1' }, broken), obj({ a: '2' }), { manager: '', subresource: '', now: at(1) });
-    expect(summary(out)).toEqual([['unknown', 'Update', '2024-01-01T00:00:01Z', { 'f:data': { 'f:a': {} } }]]);
+    expect(fm.update(obj({ a: '1' }, broken), obj({ a: '2' }), { manager: 'w', subresource: '', now: at(1) })).toBeUndefined();
+    expect(fm.update(obj({ a: '1' }), obj({ a: '2' }), { manager: 'w', subresource: '', now: at(1) })).toBeUndefined();
+    const reset = obj({ a: '2' }, [{}]);
+    expect(summary(fm.update(obj({ a: '1' }, broken), reset, { manager: 'w', subresource: '', now: at(1) }))).toEqual([['w', 'Update', '2024-01-01T00:00:01Z', { 'f:data': { 'f:a': {} } }]]);
   });
 
   it('sorts entries by operation, then time, then manager', () => {
-    let live = obj({});
+    let live: KubeObject | undefined;
     const steps: [string, Record<string, string>, number][] = [
       ['z', { a: '1' }, 5],
       ['y', { a: '1', b: '1' }, 3],
@@ -55,18 +62,18 @@ describe('FieldManager.update', () => {
       next.metadata.managedFields = fm.update(live, next, { manager, subresource: '', now: at(s) });
       live = next;
     }
-    expect((live.metadata.managedFields ?? []).map((e) => e.manager)).toEqual(['x', 'y', 'z']);
+    expect((live?.metadata.managedFields ?? []).map((e) => e.manager)).toEqual(['x', 'y', 'z']);
   });
 
   it('keeps at most the configured number of Update entries, merging the oldest into ancient-changes', () => {
-    let live = obj({});
+    let live: KubeObject | undefined;
     for (let i = 1; i <= 5; i++) {
-      const next = obj({ ...live.data as Record<string, string>, [`k${i}`]: 'v' });
+      const next = obj({ ...(live?.data as Record<string, string> | undefined), [`k${i}`]: 'v' });
       next.metadata.managedFields = fm.update(live, next, { manager: `m${i}`, subresource: '', now: at(i) });
       live = next;
     }
-    expect(summary(live.metadata.managedFields)).toEqual([
-      ['ancient-changes', 'Update', '2024-01-01T00:00:03Z', { 'f:data': { 'f:k1': {}, 'f:k2': {}, 'f:k3': {} } }],
+    expect(summary(live?.metadata.managedFields)).toEqual([
+      ['ancient-changes', 'Update', '2024-01-01T00:00:03Z', { 'f:data': { '.': {}, 'f:k1': {}, 'f:k2': {}, 'f:k3': {} } }],
       ['m4', 'Update', '2024-01-01T00:00:04Z', { 'f:data': { 'f:k4': {} } }],
       ['m5', 'Update', '2024-01-01T00:00:05Z', { 'f:data': { 'f:k5': {} } }],
     ]);

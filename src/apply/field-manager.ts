@@ -30,6 +30,9 @@ import { isObject, type JsonObject } from './value.js';
 /** Kubernetes keeps at most this many Update entries; older ones merge into `ancient-changes`. */
 export const MAX_UPDATE_MANAGERS = 10;
 
+/** The updater that owns what an untracked object held when it is first applied to. */
+export const BEFORE_FIRST_APPLY = 'before-first-apply';
+
 /** The bookkeeping name of the write in progress, merged into the real manager afterwards. */
 const CURRENT_OPERATION = 'current-operation';
 
@@ -107,17 +110,17 @@ export class FieldManager {
   /**
    * The bookkeeping an update starts from: none after a reset request; the managedFields the
    * write carries when they are valid and not empty (updating them directly is allowed on the
-   * main resource); else the live object's.
+   * main resource); else the live object's. `reset` tells a reset request from having none.
    */
-  private startingPoint(live: unknown, next: unknown, subresource: string): Managed {
-    const liveManaged = (): Managed => this.decodeOrEmpty(managedFieldsOf(live));
+  private startingPoint(live: unknown, next: unknown, subresource: string): Managed & { reset: boolean } {
+    const liveManaged = (): Managed & { reset: boolean } => ({ ...this.decodeOrEmpty(managedFieldsOf(live)), reset: false });
     if (subresource) return liveManaged();
     const sent = managedFieldsOf(next);
-    if (isResetRequest(sent)) return emptyManaged();
+    if (isResetRequest(sent)) return { ...emptyManaged(), reset: true };
     if (!Array.isArray(sent) || sent.length === 0) return liveManaged();
     try {
       const m = decodeManagedFields(sent as ManagedFieldsEntry[]);
-      return m.fields.size ? m : liveManaged();
+      return m.fields.size ? { ...m, reset: false } : liveManaged();
     } catch {
       return liveManaged();
     }
@@ -133,12 +136,15 @@ export class FieldManager {
 
   /**
    * The managedFields after a write (POST, PUT, non-apply PATCH) that turns `live` (undefined on
-   * create) into `next`: the writer owns what it changed and nobody owns what it removed. Never
-   * fails: when the bookkeeping cannot be done the live managedFields are kept.
+   * create) into `next`: the writer owns what it changed and nobody owns what it removed. An
+   * existing object nobody tracks stays untracked (until an apply), as in Kubernetes, except right
+   * after a reset request, whose writer owns what it changed. Never fails: when the bookkeeping
+   * cannot be done the live managedFields are kept.
    */
   update(live: KubeObject | undefined, next: KubeObject, req: WriteRequest): ManagedFieldsEntry[] | undefined {
     const liveObj = live ?? this.emptyObject();
     const managed = this.startingPoint(liveObj, next, req.subresource);
+    if (live && managed.fields.size === 0 && !managed.reset) return undefined;
     try {
       const id = managerIdentifier({ manager: req.manager || 'unknown', operation: 'Update', apiVersion: this.opts.apiVersion, subresource: req.subresource });
       const fields = this.updater(req.subresource).update(withoutManagedFields(liveObj), withoutManagedFields(next), this.opts.apiVersion, managed.fields, CURRENT_OPERATION);
@@ -191,7 +197,12 @@ export class FieldManager {
   apply(live: KubeObject | undefined, config: JsonObject, req: ApplyRequest): JsonObject {
     this.checkConfig(config);
     const liveObj = live ?? this.emptyObject();
-    const managed = this.decodeOrEmpty(managedFieldsOf(liveObj));
+    let managed = this.decodeOrEmpty(managedFieldsOf(liveObj));
+    if (live && managed.fields.size === 0) {
+      // An object nobody tracked: what it holds now is recorded as an update before the first
+      // apply, so the applier cannot silently take fields someone set before tracking began.
+      managed = this.decodeOrEmpty(this.update(undefined, withoutManagedFields(liveObj) as KubeObject, { manager: BEFORE_FIRST_APPLY, subresource: req.subresource, now: req.now }));
+    }
     const liveBare = withoutManagedFields(liveObj);
     const id = managerIdentifier({ manager: req.manager, operation: 'Apply', subresource: req.subresource });
     const updater = this.updater(req.subresource);

@@ -60,6 +60,29 @@ export const reset: Scenario[] = [
     ],
   },
   {
+    name: 'after a bare reset nothing is tracked: updates record nothing, the first apply meets the object as before-first-apply',
+    steps: [
+      ...setup,
+      { manager: 'c', mergePatch: { metadata: { managedFields: [{}] } }, expect: { managedFields: [] } },
+      { manager: 'd', mergePatch: { spec: { tags: ['x'] } }, expect: { managedFields: [] } },
+      {
+        manager: 'e',
+        apply: { spec: { replicas: 5 } },
+        expect: { status: 409, conflicts: [['conflict with "before-first-apply" using apply.example.com/v1', '.spec.replicas']] },
+      },
+      {
+        manager: 'e',
+        apply: { spec: { replicas: 3 } },
+        expect: {
+          managedFields: [
+            { manager: 'before-first-apply', operation: 'Update', fields: { 'f:spec': { 'f:paused': {}, 'f:replicas': {}, 'f:settings': { '.': {}, 'f:a': {} }, 'f:tags': { '.': {}, 'v:"x"': {} } } } },
+            { manager: 'e', operation: 'Apply', fields: { 'f:spec': { 'f:replicas': {} } } },
+          ],
+        },
+      },
+    ],
+  },
+  {
     name: 'a PUT carrying [{}] resets too',
     steps: [...setup, { manager: 'c', update: { metadata: { managedFields: [{}] }, spec: { replicas: 3, paused: true, settings: { a: '1' } } }, expect: { managedFields: [] } }],
   },
