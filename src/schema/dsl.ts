@@ -91,6 +91,11 @@ export interface FieldSpec<T = unknown, P extends boolean = boolean> {
    * number. Metadata only; decoding treats them as ordinary fields.
    */
   readonly inline?: InlineOrigin;
+  /**
+   * The value defaulting gives an absent field (OpenAPI `default`). Server-side apply reads it for
+   * key fields of map lists, so `{containerPort: 80}` and `{containerPort: 80, protocol: TCP}` are one item.
+   */
+  readonly default?: unknown;
   readonly [presentMarker]?: P;
 }
 
@@ -156,6 +161,8 @@ export interface FieldOptions {
   pointer?: boolean;
   description?: string;
   patchStrategy?: string;
+  /** See FieldSpec.default; declaring it does not make decoding fill it in. */
+  default?: unknown;
 }
 
 const STRUCT_LIKE = new Set<Schema['type']>(['object', 'time', 'int-or-string', 'quantity', 'raw']);
@@ -181,6 +188,7 @@ function makeField<S extends Schema, O extends FieldOptions | undefined>(
     ...(proto !== undefined ? { proto } : {}),
     ...(opts?.description ? { description: opts.description } : {}),
     ...(opts?.patchStrategy ? { patchStrategy: opts.patchStrategy } : {}),
+    ...(opts?.default !== undefined ? { default: opts.default } : {}),
   };
   return spec;
 }

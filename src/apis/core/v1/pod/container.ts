@@ -11,7 +11,7 @@ export const ContainerPort = t.struct('core.v1.ContainerPort', {
   name: t.field(1, t.string()),
   hostPort: t.field(2, t.int32()),
   containerPort: t.required(3, t.int32(), { always: true }),
-  protocol: t.field(4, t.string()),
+  protocol: t.field(4, t.string(), { default: 'TCP' }),
   hostIP: t.field(5, t.string()),
 });
 export type ContainerPort = Infer<typeof ContainerPort>;
