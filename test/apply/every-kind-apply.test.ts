@@ -30,7 +30,8 @@ afterAll(() => s.close());
 
 describe.each(definitions.map((d) => [`${d.group || 'core'}/${d.version} ${d.resource}`, d] as const))('apply: %s', (_label, def) => {
   it('creates, re-applies without a change, and shares the object with a second manager', async () => {
-    const name = `ssa-${def.singular}-${def.version}`.replace(/[^a-z0-9-]/g, '-');
+    // The group is part of the name: core/v1 and events/v1 Events are one stored object.
+    const name = `ssa-${def.group.split('.')[0] || 'core'}-${def.singular}-${def.version}`.replace(/[^a-z0-9-]/g, '-');
     const url = `${collection(def, NS)}/${name}`;
     const fixture = (def.fixture as () => Record<string, unknown>)();
     const config = { ...fixture, apiVersion: def.group ? `${def.group}/${def.version}` : def.version, kind: def.kind, metadata: { ...((fixture.metadata as object) ?? {}), name } };
