@@ -10,6 +10,9 @@ export interface APIResource {
   name: string;
   singularName: string;
   namespaced: boolean;
+  /** Set when the resource is another group's kind (a /scale subresource answers autoscaling/v1 Scale). */
+  group?: string;
+  version?: string;
   kind: string;
   verbs: string[];
   shortNames?: string[];
@@ -50,7 +53,9 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
       storageVersionHash: storageVersionHash(r),
     });
     for (const [name, sub] of Object.entries(def.subresources ?? {})) {
-      out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...sub.verbs].sort() });
+      const other = sub.kind === 'view' ? { group: sub.view.group, version: sub.view.version } : {};
+      const kind = sub.kind === 'view' ? sub.view.kind : def.kind;
+      out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, ...other, kind, verbs: [...sub.verbs].sort() });
     }
   }
   return out;

@@ -3,7 +3,10 @@
  * that the URL's scope fits the resource, and that the resource supports the verb.
  */
 import { errors, StatusError } from '../machinery/errors.js';
-import { ALL_VERBS, type Deprecation, type ResourceDefinition, type Verb } from '../registry/define-resource.js';
+import { protobufGaps } from '../machinery/codec/protobuf/index.js';
+import { ALL_VERBS, type Deprecation, type ResourceDefinition, type SubresourceDefinition, type Verb } from '../registry/define-resource.js';
+import type { StructSchema } from '../schema/index.js';
+import { listSchemaFor } from './list-schema.js';
 import type { ResourceRegistry } from '../registry/registry.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
@@ -32,6 +35,12 @@ const HANDLERS: Record<ResourceRequestInfo['verb'], VerbHandler> = {
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
 };
+
+/** The schema of what a verb answers with: the view, the list, or the object (a Status has a protobuf form whenever the object does). */
+function responseSchema(def: ResourceDefinition, verb: Verb, sub: SubresourceDefinition | undefined): StructSchema {
+  if (sub?.kind === 'view') return sub.schema;
+  return verb === 'list' || verb === 'deletecollection' ? listSchemaFor(def) : def.schema;
+}
 
 export function notFoundResource(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -88,8 +97,10 @@ export function createResourceRouter(
     if (!info.name && (verb === 'update' || verb === 'patch')) throw errors.methodNotAllowed();
     // A watch of one object is a filtered collection watch: allowed wherever watch is.
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
+    // A kind without a protobuf form answers nothing in protobuf, errors included.
+    ctx.protobufRefused = protobufGaps(sub?.kind === 'view' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
-    if (verb !== 'watch') negotiateOutput(ctx);
+    if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub) });
     if (def.deprecation) {
       ctx.warnings.push(deprecationWarning(def, def.deprecation));
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });

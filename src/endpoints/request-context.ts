@@ -11,4 +11,11 @@ export interface RequestContext extends HttpContext {
   statusCode?: number;
   /** Set for long-running requests (watches), which metrics count apart. */
   longRunning?: boolean;
+  /** The server's protobuf media type (`application/vnd.orch.protobuf`); protobuf is off without it. */
+  protobufMediaType?: string;
+  /**
+   * Set by the resource router for a resource that has no protobuf form: none of its answers, its
+   * errors included, is protobuf (as Kubernetes answers for custom resources).
+   */
+  protobufRefused?: boolean;
 }

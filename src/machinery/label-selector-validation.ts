@@ -3,6 +3,7 @@
  * `matchExpressions`), with Kubernetes' messages and field paths. Pure; returns FieldError[].
  */
 import { fieldErr, type FieldError, type FieldPath } from './field-errors.js';
+import { validateLabels } from './meta-validation.js';
 import { isQualifiedName, isValidLabelValue } from './name-validation.js';
 
 /** The shape of `meta/v1` LabelSelector as decoded (operators are free strings until validated). */
@@ -21,13 +22,7 @@ export interface LabelSelectorValidationOptions {
 
 export function validateLabelSelector(sel: LabelSelectorValue | undefined, path: FieldPath, opts: LabelSelectorValidationOptions = {}): FieldError[] {
   if (!sel) return [];
-  const errs: FieldError[] = [];
-  // Like Kubernetes, matchLabels errors name the map itself, not the key.
-  const labelsPath = path.child('matchLabels');
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) {
-    for (const m of isQualifiedName(k)) errs.push(fieldErr.invalid(labelsPath, k, m));
-    for (const m of isValidLabelValue(v)) errs.push(fieldErr.invalid(labelsPath, v, m));
-  }
+  const errs = validateLabels(sel.matchLabels, path.child('matchLabels'));
   (sel.matchExpressions ?? []).forEach((e, i) => {
     const p = path.child('matchExpressions').index(i);
     const values = e.values ?? [];

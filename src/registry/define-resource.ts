@@ -22,6 +22,12 @@ export interface StrategyContext {
   readonly now: Date;
   /** Who makes the request, when authentication has said (a CertificateSigningRequest records it). */
   readonly user?: UserInfo;
+  /**
+   * The group and version the request was made in, when it came through the API: a kind served in
+   * several versions may validate by it (an Event created as events/v1 obeys stricter rules than
+   * one created as core/v1, as in Kubernetes). Absent for in-process writes.
+   */
+  readonly requestGroupVersion?: { readonly group: string; readonly version: string };
 }
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -39,6 +45,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   readonly allowCreateOnUpdate?: boolean;
   /** PUT without `metadata.resourceVersion` overwrites (default true). */
   readonly allowUnconditionalUpdate?: boolean;
+  /**
+   * A create through the main resource keeps the status it was sent, although the kind has a
+   * `/status` subresource (a kubelet registers its Node with status, as Kubernetes allows).
+   */
+  readonly statusOnCreate?: boolean;
   /** `metadata.generation` starts at 1 and grows when anything but metadata and status changes. */
   readonly trackGeneration?: boolean;
   /** DELETE answers with the deleted object rather than a Status. */
@@ -170,6 +181,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly fixture?: () => Record<string, unknown>;
   /** Set on a served version that is not the storage version: how to convert to and from the hub. */
   readonly conversion?: VersionConversion;
+  /**
+   * Set when the hub this version converts to is served under another group: events.<domain>/v1
+   * Event is stored as core/v1 Event, one object seen in two groups, as Kubernetes stores it.
+   */
+  readonly storedAs?: { readonly group: string; readonly resource: string };
   readonly deprecation?: Deprecation;
 }
 
@@ -183,25 +199,38 @@ export function defineResource<T extends KubeObject>(factory: (names: ApiNames, 
 /**
  * Another served version of a kind: the hub's definition (strategy, subresources, storage) with
  * this version's schema, conversion and deprecation. The hub must be registered too.
+ *
+ * A version may live in another group than its hub (`group`): it is then served there and stored
+ * with the hub's objects (`storedAs`). Field selectors of such a version name its own fields
+ * (`selectableFieldNames`); the hub's selectableFields must compute those names as well, since the
+ * stored objects are the hub's.
  */
 export function defineVersion(
   hub: ResourceFactory,
   version: (names: ApiNames, env: KindEnvironment) => {
     version: string;
+    /** The group this version is served in, when not the hub's. */
+    group?: string;
     schema: StructSchema;
     conversion: VersionConversion;
     deprecation?: Deprecation;
     fixture?: () => Record<string, unknown>;
+    selectableFieldNames?: readonly string[];
+    shortNames?: readonly string[];
   },
 ): ResourceFactory {
   return (names, env) => {
     const base = hub(names, env);
     const v = version(names, env);
+    const otherGroup = v.group !== undefined && v.group !== base.group;
     return {
       ...base,
       version: v.version,
       schema: v.schema as StructSchema<KubeObject>,
       conversion: v.conversion,
+      ...(otherGroup ? { group: v.group as string, storedAs: { group: base.group, resource: base.resource } } : {}),
+      ...(v.selectableFieldNames ? { strategy: { ...base.strategy, selectableFieldNames: v.selectableFieldNames } } : {}),
+      ...(v.shortNames ? { shortNames: v.shortNames } : {}),
       ...(v.deprecation ? { deprecation: v.deprecation } : {}),
       ...(v.fixture ? { fixture: v.fixture } : {}),
     };

@@ -10,7 +10,7 @@ import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { GroupResource } from '../machinery/gvk.js';
-import { zeroValue, type DeleteOptions, type KubeObject } from '../schema/index.js';
+import { zeroValue, type DeleteOptions, type KubeObject, type ObjectMeta } from '../schema/index.js';
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
 import { EncodedObject } from '../storage/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
@@ -25,10 +25,22 @@ export interface RequestScope {
   signal: AbortSignal;
   /** Advice collected for `Warning` headers. */
   warnings: string[];
+  /** The group and version the request named (which served version of the kind it used). */
+  groupVersion?: { group: string; version: string };
 }
+
+/**
+ * Records who changed which fields: given the stored object (undefined on create) and the object
+ * about to be admitted, returns the `metadata.managedFields` to store with it. Pure; never throws
+ * for client input. The endpoint passes one per write (it knows the manager and the served version);
+ * writes without one keep the managedFields the object carries.
+ */
+export type ManagedFieldsStep = (live: KubeObject | undefined, next: KubeObject) => ObjectMeta['managedFields'];
 
 export interface WriteOptions {
   dryRun: boolean;
+  /** Updates metadata.managedFields for this write (see ManagedFieldsStep). */
+  managedFields?: ManagedFieldsStep;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -80,7 +92,14 @@ export class GenericStore extends StoreReads {
   }
 
   private strategyContext(scope: RequestScope, subresource = ''): StrategyContext {
-    return { names: this.names, namespace: scope.namespace, subresource, now: new Date(), ...(scope.user ? { user: scope.user } : {}) };
+    return {
+      names: this.names,
+      namespace: scope.namespace,
+      subresource,
+      now: new Date(),
+      ...(scope.user ? { user: scope.user } : {}),
+      ...(scope.groupVersion ? { requestGroupVersion: scope.groupVersion } : {}),
+    };
   }
 
   private encode(obj: KubeObject): string {
@@ -162,10 +181,11 @@ export class GenericStore extends StoreReads {
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
     const nextName = (): string => (strategy.generateName ?? generateName)(obj.metadata.generateName as string);
     if (generated) obj.metadata.name = nextName();
+    if (opts.managedFields) setManagedFields(obj, opts.managedFields(undefined, obj));
     fillCreateSystemFields(obj.metadata, ctx.now, strategy.trackGeneration ?? false);
     await this.admission.admit(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
     this.bindNamespace(obj, scope);
-    if (this.hasStatusSubresource) this.resetStatus(obj);
+    if (this.hasStatusSubresource && !strategy.statusOnCreate) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
     const tx = await strategy.beginCreate?.(obj, { ...ctx, dryRun: opts.dryRun });
     return finishing(tx, opts.dryRun, async () => {
@@ -254,6 +274,7 @@ export class GenericStore extends StoreReads {
     this.setIdentity(obj);
     this.bindNamespace(obj, scope);
     carryUpdateSystemFields(obj.metadata, current.metadata);
+    if (opts.managedFields) setManagedFields(obj, opts.managedFields(current, obj));
     await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
     if (partial) {
       partial.prepareForUpdate?.(obj, current, ctx);
@@ -400,6 +421,11 @@ export class GenericStore extends StoreReads {
     }
     return out;
   }
+}
+
+function setManagedFields(obj: KubeObject, entries: ObjectMeta['managedFields']): void {
+  if (entries && entries.length) obj.metadata.managedFields = entries;
+  else delete obj.metadata.managedFields;
 }
 
 /**

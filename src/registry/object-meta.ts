@@ -4,14 +4,14 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fieldErr, FieldPath, type FieldError } from '../machinery/field-errors.js';
-import { isDns1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from '../machinery/name-validation.js';
+import { validateAnnotations, validateLabels } from '../machinery/meta-validation.js';
+import { isDns1123Label, isQualifiedName, type NameValidator } from '../machinery/name-validation.js';
 import type { ObjectMeta } from '../schema/index.js';
 
 /** The 27 characters Kubernetes uses for generated name suffixes (no vowels, no look-alikes). */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_SUFFIX_LENGTH = 5;
 const MAX_GENERATED_NAME_LENGTH = 63 - GENERATED_SUFFIX_LENGTH;
-export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 export function generateName(prefix: string): string {
   const base = prefix.length > MAX_GENERATED_NAME_LENGTH ? prefix.slice(0, MAX_GENERATED_NAME_LENGTH) : prefix;
@@ -53,28 +53,6 @@ export function carryUpdateSystemFields(meta: ObjectMeta, old: ObjectMeta): void
   if (old.generation !== undefined) meta.generation = old.generation;
   else delete meta.generation;
   delete meta.selfLink;
-}
-
-function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    for (const m of isQualifiedName(k)) errs.push(fieldErr.invalid(path, k, m));
-    for (const m of isValidLabelValue(v)) errs.push(fieldErr.invalid(path, v, m));
-  }
-  return errs;
-}
-
-function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  let size = 0;
-  for (const [k, v] of Object.entries(annotations ?? {})) {
-    for (const m of isQualifiedName(k.toLowerCase())) errs.push(fieldErr.invalid(path, k, m));
-    size += Buffer.byteLength(k) + Buffer.byteLength(v);
-  }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    errs.push({ type: 'FieldValueTooLong', field: String(path), detail: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
-  }
-  return errs;
 }
 
 function validateFinalizers(finalizers: string[] | undefined, path: FieldPath): FieldError[] {

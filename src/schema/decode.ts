@@ -6,6 +6,7 @@
  *
  * Pure: never mutates its input. Throws DecodeError for a value of the wrong JSON type.
  */
+import { canonicalQuantity, QuantityError } from '../machinery/quantity.js';
 import { resolveSchema, type FieldSpec, type Schema, type StructSchema } from './dsl.js';
 
 export class DecodeError extends Error {}
@@ -157,8 +158,8 @@ function decode(schema: Schema, v: unknown, path: string, walk: Walk): unknown {
       if (typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return v;
       throw typeError(s, v, walk);
     case 'quantity':
-      if (typeof v === 'string') return v;
-      if (typeof v === 'number') return String(v);
+      // Kubernetes re-prints every quantity in its canonical form (0.5 → 500m, 1024Mi → 1Gi).
+      if (typeof v === 'string' || typeof v === 'number') return canonical(String(v));
       throw typeError(s, v, walk);
     case 'raw':
       return v;
@@ -227,6 +228,16 @@ function decodeField(spec: FieldSpec, v: unknown, path: string, walk: Walk): unk
   const value = decode(spec.schema, v, path, walk);
   if (spec.presence === 'omitempty' && isEmpty(value)) return OMIT;
   return value;
+}
+
+/** A Quantity is stored and printed in its canonical form, as Go re-encodes it; text that is none is a DecodeError. */
+function canonical(text: string): string {
+  try {
+    return canonicalQuantity(text);
+  } catch (e) {
+    if (e instanceof QuantityError) throw new DecodeError(e.message);
+    throw e;
+  }
 }
 
 function firstBadBase64Byte(s: string): number {

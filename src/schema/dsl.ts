@@ -85,7 +85,26 @@ export interface FieldSpec<T = unknown, P extends boolean = boolean> {
   readonly description?: string;
   /** Strategic-merge patch strategy of a non-list field (`retainKeys` on Deployment.strategy). */
   readonly patchStrategy?: string;
+  /**
+   * Set on the fields of a Go struct embedded with `json:",inline"` (PersistentVolumeSpec holds a
+   * PersistentVolumeSource): JSON shows them flat, protobuf keeps them in a sub-message at this
+   * number. Metadata only; decoding treats them as ordinary fields.
+   */
+  readonly inline?: InlineOrigin;
+  /**
+   * The value defaulting gives an absent field (OpenAPI `default`). Server-side apply reads it for
+   * key fields of map lists, so `{containerPort: 80}` and `{containerPort: 80, protocol: TCP}` are one item.
+   */
+  readonly default?: unknown;
   readonly [presentMarker]?: P;
+}
+
+/** The embedded struct an inlined field comes from, and that struct's field number in its parent. */
+export interface InlineOrigin {
+  readonly proto: number;
+  /** The Go field name's JSON form in the generated protobuf (`persistentVolumeSource`). */
+  readonly name: string;
+  readonly struct: StructSchema;
 }
 declare const presentMarker: unique symbol;
 
@@ -142,6 +161,8 @@ export interface FieldOptions {
   pointer?: boolean;
   description?: string;
   patchStrategy?: string;
+  /** See FieldSpec.default; declaring it does not make decoding fill it in. */
+  default?: unknown;
 }
 
 const STRUCT_LIKE = new Set<Schema['type']>(['object', 'time', 'int-or-string', 'quantity', 'raw']);
@@ -167,6 +188,7 @@ function makeField<S extends Schema, O extends FieldOptions | undefined>(
     ...(proto !== undefined ? { proto } : {}),
     ...(opts?.description ? { description: opts.description } : {}),
     ...(opts?.patchStrategy ? { patchStrategy: opts.patchStrategy } : {}),
+    ...(opts?.default !== undefined ? { default: opts.default } : {}),
   };
   return spec;
 }
@@ -192,11 +214,20 @@ export const t = {
     name: string,
     fields: F,
     opts?: { structType?: MapType; preserveUnknownFields?: boolean; description?: string },
-  ): StructSchema<Flatten<FieldsOf<F>>> => ({ type: 'object', name, fields, ...opts }),
+  ): StructSchema<Flatten<FieldsOf<F>>> & { readonly fields: F } => ({ type: 'object', name, fields, ...opts }),
   lazy: <T>(resolve: () => Schema): LazySchema<T> => ({ type: 'lazy', resolve }),
   /** A field with its protobuf number. */
   field: <S extends Schema, O extends FieldOptions | undefined = undefined>(proto: number | undefined, schema: S, opts?: O): FieldSpec<Infer<S>, Present<S, O>> =>
     makeField(proto, schema, false, opts),
+  /**
+   * The fields of `struct` spread into the enclosing struct, as Go's `json:",inline"` embedding shows
+   * them, each remembering where protobuf keeps it: `...t.inline(2, 'persistentVolumeSource', Source)`.
+   */
+  inline: <F extends Record<string, FieldSpec>>(proto: number, name: string, struct: StructSchema & { readonly fields: F }): F => {
+    const out: Record<string, FieldSpec> = {};
+    for (const [k, f] of Object.entries(struct.fields)) out[k] = { ...f, inline: { proto, name, struct } };
+    return out as F;
+  },
   /** A field the API requires (OpenAPI `required`); decoding does not enforce it, validation does. */
   required: <S extends Schema, O extends FieldOptions | undefined = undefined>(proto: number | undefined, schema: S, opts?: O): FieldSpec<Infer<S>, Present<S, O>> =>
     makeField(proto, schema, true, opts),

@@ -115,7 +115,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   }
   for (const def of definitions) {
     if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
-    const store = hubs.get(`${def.group}/${def.resource}`);
+    const stored = def.storedAs ?? def;
+    const store = hubs.get(`${stored.group}/${stored.resource}`);
     if (!store) throw new Error(`${def.group}/${def.version} ${def.kind} converts to a storage version that is not defined`);
     registry.add({ def, store });
   }
@@ -174,6 +175,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       startedAt: process.hrtime.bigint(),
       warnings: [],
       info: parseRequestInfo(req.method ?? 'GET', url),
+      protobufMediaType: names.protobufMediaType,
     };
     handle(ctx).catch((e: unknown) => {
       log.error('unhandled failure while writing a response', { error: String(e) });

@@ -56,7 +56,7 @@ describe('garbage collector: references to owners that do not exist', () => {
   it('an owner kind the server does not serve keeps the dependent', async () => {
     await create(s, 'configmaps', 'default', 'unserved-owner-child', {
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '5c4d9c2e-0000-4000-8000-000000000003' },
+        { apiVersion: 'widgets.example.com/v1', kind: 'Widget', name: 'web', uid: '5c4d9c2e-0000-4000-8000-000000000003' },
         { apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: '5c4d9c2e-0000-4000-8000-000000000004' },
       ],
     });
@@ -67,7 +67,7 @@ describe('garbage collector: references to owners that do not exist', () => {
       'the dangling reference is dropped',
     );
     expect(r.status).toBe(200);
-    expect(r.body.metadata.ownerReferences.map((o: any) => o.kind)).toEqual(['Deployment']);
+    expect(r.body.metadata.ownerReferences.map((o: any) => o.kind)).toEqual(['Widget']);
   });
 });
 

@@ -169,7 +169,7 @@ describe('strategic merge patch over HTTP', () => {
     const created = await s.post(BLOBS, { apiVersion: `${GROUP}/v1`, kind: 'Blob', metadata: { name: 'b' }, anything: { a: [1] } });
     expect(created.status, created.text).toBe(201);
     const st = expectStatus(await s.patch(`${BLOBS}/b`, { anything: { b: 2 } }, SMP), 415, 'UnsupportedMediaType');
-    expect(st.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json');
+    expect(st.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
     const merged = await s.patch(`${BLOBS}/b`, { anything: { b: 2 } }, MERGE);
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.anything).toEqual({ a: [1], b: 2 });

@@ -77,7 +77,7 @@ describe('errors', () => {
     it('names the supported types, in a JSON Status', async () => {
       const r = await s.get(`${CM}/exists`, { accept: 'text/html' });
       const st = expectStatus(r, 406, 'NotAcceptable');
-      expect(st.message).toBe('only the following media types are accepted: application/json, application/yaml');
+      expect(st.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.orch.protobuf');
     });
 
     it('also for writes, which then change nothing', async () => {
@@ -87,7 +87,7 @@ describe('errors', () => {
     });
 
     it('is not raised when a later range fits', async () => {
-      const r = await s.get(`${CM}/exists`, { accept: 'application/vnd.orch.protobuf, application/json;q=0.9' });
+      const r = await s.get(`${CM}/exists`, { accept: 'application/cbor, application/json;q=0.9' });
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('application/json');
     });
@@ -96,7 +96,7 @@ describe('errors', () => {
   describe('415 for bodies in a format not understood', () => {
     it('on create, naming the accepted types', async () => {
       const st = expectStatus(await s.post(CM, 'name=x', { contentType: 'text/plain' }), 415, 'UnsupportedMediaType');
-      expect(st.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+      expect(st.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.orch.protobuf');
       expectStatus(await s.post(CM, '<x/>', { contentType: 'application/xml' }), 415, 'UnsupportedMediaType');
     });
 

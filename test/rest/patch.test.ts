@@ -133,10 +133,10 @@ describe('patch', () => {
   describe('content types and options', () => {
     it('answers 415 for other patch types, naming what is supported', async () => {
       await create('ct');
-      for (const type of ['application/apply-patch+yaml', 'application/json', 'text/plain']) {
+      for (const type of ['application/json', 'text/plain']) {
         const st = expectStatus(await s.patch(`${CM}/ct`, { data: { a: 'x' } }, type), 415, 'UnsupportedMediaType');
         expect(st.message).toBe(
-          'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+          'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
         );
       }
       expect((await s.get(`${CM}/ct`)).body.data.a).toBe('1');

@@ -1,5 +1,6 @@
 /** POST to a collection: create an object, 201 with the stored object (also under dry run). */
 import { toServed } from '../conversion.js';
+import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { errors } from '../../machinery/errors.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
@@ -13,7 +14,8 @@ export async function handleCreate(ctx: RequestContext, ep: ResourceEndpoint, in
   if (info.name) throw errors.methodNotAllowed();
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('CreateOptions');
+  const manager = requestManager(ctx, q, ep, 'CreateOptions');
   const obj = await decodeRequestObject(ctx, ep, q.fieldValidation('CreateOptions'));
-  const created = await ep.store.create(scopeOf(ctx), obj, { dryRun });
-  respondValue(ctx, 201, toServed(ep, created));
+  const created = await ep.store.create(scopeOf(ctx), obj, { dryRun, managedFields: managedFieldsStep(ep, manager, '') });
+  respondValue(ctx, 201, toServed(ep, created), ep.def.schema);
 }

@@ -12,6 +12,7 @@ import { yamlDuplicateKeysError } from '../../machinery/codec/yaml-keys.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { DecodeError, decodeObject, type KubeObject, type StructSchema } from '../../schema/index.js';
 import type { RequestContext } from '../request-context.js';
+import { protobufFor } from '../respond.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { enforceFieldValidation, typedBodyProblems, unknownField, type FieldValidation } from './field-validation.js';
 
@@ -28,14 +29,19 @@ export async function readRequestBody(ctx: RequestContext, ep: ResourceEndpoint)
   }
 }
 
-/** The decoder for the request's Content-Type (JSON when none is sent); 415 for others. */
-export function requestSerializer(ctx: RequestContext): Serializer {
+/**
+ * The decoder for the request's Content-Type (JSON when none is sent); 415 for others. `schema`,
+ * the type of the body, makes protobuf acceptable when it has a protobuf form.
+ */
+export function requestSerializer(ctx: RequestContext, schema?: StructSchema): Serializer {
   const header = ctx.req.headers['content-type'];
   if (!header) return jsonSerializer;
   const m = parseMediaType(header);
   const type = m ? `${m.type}/${m.subtype}` : header;
-  const s = INPUT_SERIALIZERS.find((x) => x.mediaType === type);
-  if (!s) throw errors.unsupportedMediaType(INPUT_SERIALIZERS.map((x) => x.mediaType));
+  const pb = protobufFor(ctx, schema);
+  const candidates = pb ? [...INPUT_SERIALIZERS, pb] : INPUT_SERIALIZERS;
+  const s = candidates.find((x) => x.mediaType === type);
+  if (!s) throw errors.unsupportedMediaType(candidates.map((x) => x.mediaType));
   return s;
 }
 
@@ -120,35 +126,41 @@ export function decodeAs(ctx: RequestContext, ep: ResourceEndpoint, value: unkno
 export interface BodyText {
   text: string;
   yaml: boolean;
+  /** A protobuf body has no text, and no unknown or repeated fields to report (Kubernetes does not check them). */
+  protobuf?: boolean;
 }
 
 /** The strict problems of a create or update body, found only when the mode asks for them. */
 export function bodyProblems(validation: FieldValidation, schema: StructSchema, body: BodyText, unknownFields: readonly string[]): string[] {
-  if (validation === 'Ignore') return [];
+  if (validation === 'Ignore' || body.protobuf) return [];
   const yamlDuplicates = body.yaml ? yamlDuplicateKeysError(body.text) : undefined;
   return typedBodyProblems(schema, { ...body, yamlDuplicates }, unknownFields);
 }
 
-/** Reads and parses a create or update body: the JSON value and its text. */
-export async function readRequestValue(ctx: RequestContext, ep: ResourceEndpoint, what: string): Promise<{ value: unknown; body: BodyText }> {
-  const serializer = requestSerializer(ctx);
+/**
+ * Reads and parses a create or update body of `schema` (what protobuf is decoded with): the JSON
+ * value and its text.
+ */
+export async function readRequestValue(ctx: RequestContext, ep: ResourceEndpoint, what: string, schema: StructSchema): Promise<{ value: unknown; body: BodyText }> {
+  const serializer = requestSerializer(ctx, schema);
   const raw = await readRequestBody(ctx, ep);
   if (raw.length === 0) throw errors.badRequest(`the request body is empty: send the ${what} to write`);
   const value = parseBody(serializer, raw);
+  if (serializer !== jsonSerializer && serializer !== yamlSerializer) return { value, body: { text: '', yaml: false, protobuf: true } };
   return { value, body: { text: raw.toString('utf8'), yaml: serializer === yamlSerializer } };
 }
 
 /** Reads and decodes a create or update body, with field validation of unknown and repeated fields. */
 export async function decodeRequestObject(ctx: RequestContext, ep: ResourceEndpoint, validation: FieldValidation): Promise<KubeObject> {
-  const { value, body } = await readRequestValue(ctx, ep, ep.def.kind);
+  const { value, body } = await readRequestValue(ctx, ep, ep.def.kind, ep.def.schema);
   const { served, unknownFields } = decodeServed(ep, value);
   enforceFieldValidation(ctx, validation, bodyProblems(validation, ep.def.schema, body, unknownFields), strictBodyError(ep.def.kind, ep.def.version));
   return withDefaults(ctx, ep, served);
 }
 
-/** Reads an optional options body (DeleteOptions) as plain JSON or YAML. */
-export async function readOptionalBody(ctx: RequestContext, ep: ResourceEndpoint): Promise<unknown> {
+/** Reads an optional options body (DeleteOptions, of `schema`) as plain JSON, YAML or protobuf. */
+export async function readOptionalBody(ctx: RequestContext, ep: ResourceEndpoint, schema: StructSchema): Promise<unknown> {
   const body = await readRequestBody(ctx, ep);
   if (body.length === 0) return undefined;
-  return parseBody(requestSerializer(ctx), body);
+  return parseBody(requestSerializer(ctx, schema), body);
 }

@@ -4,7 +4,8 @@
  */
 import { toServed } from '../conversion.js';
 import { errors } from '../../machinery/errors.js';
-import { DecodeError, decodeObject, DeleteOptions } from '../../schema/index.js';
+import { DecodeError, decodeObject, DeleteOptions, Status } from '../../schema/index.js';
+import { listSchemaFor } from '../list-schema.js';
 import type { DeleteOptions as DeleteOptionsType } from '../../schema/index.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
@@ -26,7 +27,7 @@ async function deleteOptions(ctx: RequestContext, ep: ResourceEndpoint, q: Query
   const orphan = q.bool('orphanDependents');
   if (orphan !== undefined) options.orphanDependents = orphan;
   let dryRun = q.dryRun('DeleteOptions');
-  const body = await readOptionalBody(ctx, ep);
+  const body = await readOptionalBody(ctx, ep, DeleteOptions);
   if (body !== undefined) {
     let decoded: DeleteOptionsType;
     try {
@@ -54,12 +55,12 @@ export async function handleDelete(ctx: RequestContext, ep: ResourceEndpoint, in
       metadata: {},
       status: 'Success',
       details: { name: info.name, ...(ep.def.group ? { group: ep.def.group } : {}), kind: ep.def.resource, uid: object.metadata.uid },
-    });
+    }, Status);
     return;
   }
   // Kubernetes answers 202 for an object still pending only when the caller asked for cascading
   // deletion the old way (orphanDependents=false); every other pending delete answers 200.
-  respondValue(ctx, !deleted && options.orphanDependents === false ? 202 : 200, toServed(ep, object));
+  respondValue(ctx, !deleted && options.orphanDependents === false ? 202 : 200, toServed(ep, object), ep.def.schema);
 }
 
 export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
@@ -85,5 +86,5 @@ export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEn
     const objects = await ep.store.deleteCollection({ ...scopeOf(ctx), signal }, selected.items, options, { dryRun });
     return { selected, objects };
   });
-  respondValue(ctx, 200, listValue(ep, { items: [], resourceVersion: deleted.selected.resourceVersion }, deleted.objects.map((o) => toServed(ep, o))));
+  respondValue(ctx, 200, listValue(ep, { items: [], resourceVersion: deleted.selected.resourceVersion }, deleted.objects.map((o) => toServed(ep, o))), listSchemaFor(ep.def));
 }

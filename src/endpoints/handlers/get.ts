@@ -9,5 +9,5 @@ import { QueryParams } from '../params.js';
 export async function handleGet(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
-  respondText(ctx, 200, toServedText(ep, entry.object));
+  respondText(ctx, 200, toServedText(ep, entry.object), ep.def.schema);
 }

@@ -1,4 +1,4 @@
-/** GET of a collection: a `<Kind>List`, one page of it with `limit`, written from stored JSON text. */
+/** GET of a collection: a `<Kind>List`, one page of it with `limit`; JSON is written from stored JSON text. */
 import { toServedText } from '../conversion.js';
 import { writeBody } from '../../http/respond.js';
 import { jsonSerializer } from '../../machinery/codec/serializers.js';
@@ -9,12 +9,13 @@ import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isPretty, negotiateOutput } from '../respond.js';
+import { listSchemaFor } from '../list-schema.js';
 import { QueryParams } from '../params.js';
 import { withRequestTimeout } from './timeout.js';
 
 export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
-  const serializer = negotiateOutput(ctx);
+  const serializer = negotiateOutput(ctx, { schema: listSchemaFor(ep.def) });
   const labels = q.labelSelector();
   const fields = q.fieldSelector(ep.def);
   const limit = q.int('limit', { min: 0 });

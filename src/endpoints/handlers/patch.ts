@@ -1,13 +1,15 @@
 /**
- * PATCH of an object or a subresource with a JSON patch (RFC 6902), a JSON merge patch (RFC 7386)
- * or a strategic merge patch (merge rules from the kind's schema). The patch is a transform run
- * inside the store's update loop, so a concurrent write re-applies it to the newer object.
+ * PATCH of an object or a subresource with a JSON patch (RFC 6902), a JSON merge patch (RFC 7386),
+ * a strategic merge patch (merge rules from the kind's schema), or a server-side apply
+ * (handlers/apply.ts). The patch is a transform run inside the store's update loop, so a
+ * concurrent write re-applies it to the newer object.
  *
  * Field validation follows Kubernetes: problems in the patch document itself (repeated keys,
  * unknown JSON patch operation fields) come first, then the unknown fields of the patched object;
  * Strict answers 422 naming the patch, Warn adds Warning headers.
  */
 import { toServed } from '../conversion.js';
+import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { parseMediaType } from '../../http/negotiate.js';
 import { errors, StatusError } from '../../machinery/errors.js';
 import type { KubeObject, StructSchema } from '../../schema/index.js';
@@ -21,6 +23,7 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { respondValue } from '../respond.js';
 import { QueryParams } from '../params.js';
+import { handleApply } from './apply.js';
 import { checkName } from './check-name.js';
 import { decodeServed, readRequestBody, withDefaults } from './decode-object.js';
 import { enforceFieldValidation, sortedKeyOrder, unknownField, untypedDuplicates, type FieldValidation } from './field-validation.js';
@@ -29,9 +32,16 @@ import { scopeOf } from './scope.js';
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
-export const SUPPORTED_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+export const SUPPORTED_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH];
 /** Kinds without a schema cannot say how their lists merge (Kubernetes: custom resources). */
-const SCHEMALESS_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH];
+const SCHEMALESS_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
+
+/** The patch type of a request: its Content-Type without parameters. */
+export function patchTypeOf(ctx: RequestContext): string {
+  const m = parseMediaType(ctx.req.headers['content-type'] ?? '');
+  return m ? `${m.type}/${m.subtype}` : '';
+}
 
 /** A PATCH body ready to apply, with what field validation needs about it. */
 export interface PatchTransform {
@@ -60,13 +70,13 @@ function sortedJson(v: unknown): string {
 /**
  * Reads a PATCH request's body and returns how to apply it to a value described by `schema` (the
  * kind's, or a view's). Checks the patch type and the options every patch takes. Throws 415 for
- * other patch types, and for strategic merge on a kind without a schema.
+ * other patch types, for strategic merge on a kind without a schema, and for apply here: the main
+ * endpoints hand apply to handlers/apply.ts before, views do not take it.
  */
 export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoint, schema: StructSchema = ep.def.schema): Promise<PatchTransform> {
-  const header = ctx.req.headers['content-type'] ?? '';
-  const m = parseMediaType(header);
-  const type = m ? `${m.type}/${m.subtype}` : '';
+  const type = patchTypeOf(ctx);
   const supported = schema.preserveUnknownFields ? SCHEMALESS_PATCH_TYPES : SUPPORTED_PATCH_TYPES;
+  if (type === APPLY_PATCH) throw errors.unsupportedMediaType(supported.filter((t) => t !== APPLY_PATCH));
   if (!supported.includes(type)) throw errors.unsupportedMediaType(supported);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   if (q.bool('force') !== undefined) {
@@ -119,8 +129,10 @@ function patchValidator(
 }
 
 export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  if (patchTypeOf(ctx) === APPLY_PATCH) return handleApply(ctx, ep, info);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('PatchOptions');
+  const manager = requestManager(ctx, q, ep, 'PatchOptions');
   const patch = await patchTransformFor(ctx, ep);
   const { object } = await ep.store.update(
     scopeOf(ctx),
@@ -133,9 +145,9 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
       checkName(patched, ep, info);
       return patched;
     },
-    { dryRun, subresource: info.subresource, allowCreate: false },
+    { dryRun, managedFields: managedFieldsStep(ep, manager, info.subresource), subresource: info.subresource, allowCreate: false },
   );
-  respondValue(ctx, 200, toServed(ep, object));
+  respondValue(ctx, 200, toServed(ep, object), ep.def.schema);
 }
 
 function strategicMerge(current: KubeObject, patch: Record<string, unknown>, schema: StructSchema): unknown {

@@ -1,5 +1,6 @@
 /** PUT of an object or a subresource: replace it (create it where the kind allows), 200 or 201. */
 import { toServed } from '../conversion.js';
+import { managedFieldsStep, requestManager } from '../field-manager.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
@@ -12,14 +13,16 @@ import { scopeOf } from './scope.js';
 export async function handleUpdate(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('UpdateOptions');
+  const manager = requestManager(ctx, q, ep, 'UpdateOptions');
   const obj = await decodeRequestObject(ctx, ep, q.fieldValidation('UpdateOptions'));
   checkName(obj, ep, info);
   const { object, created } = await ep.store.update(scopeOf(ctx), info.name, () => obj, {
     dryRun,
+    managedFields: managedFieldsStep(ep, manager, info.subresource),
     // A uid in the body is a precondition (Kubernetes' DefaultUpdatedObjectInfo); a patch has none.
     ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
     subresource: info.subresource,
     allowCreate: !info.subresource && (ep.def.strategy.allowCreateOnUpdate ?? false),
   });
-  respondValue(ctx, created ? 201 : 200, toServed(ep, object));
+  respondValue(ctx, created ? 201 : 200, toServed(ep, object), ep.def.schema);
 }

@@ -4,6 +4,7 @@
  * own rules apply; the answer is the view of the stored parent.
  */
 import { errors } from '../../machinery/errors.js';
+import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import type { StrategyContext, ViewSubresource } from '../../registry/define-resource.js';
 import { DecodeError, decodeObject, type KubeObject } from '../../schema/index.js';
@@ -57,14 +58,16 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   if (info.verb === 'get') {
     const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
-    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx));
+    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx), sub.schema);
     return;
   }
-  const dryRun = q.dryRun(info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
+  const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
+  const dryRun = q.dryRun(optionsKind);
+  const manager = requestManager(ctx, q, ep, optionsKind);
   let transform: (current: KubeObject) => KubeObject;
   if (info.verb === 'update') {
     const validation = q.fieldValidation('UpdateOptions');
-    const { value, body } = await readRequestValue(ctx, ep, sub.view.kind);
+    const { value, body } = await readRequestValue(ctx, ep, sub.view.kind, sub.schema);
     const { view, unknownFields } = decodeView(sub, value);
     enforceFieldValidation(ctx, validation, bodyProblems(validation, sub.schema, body, unknownFields), strictBodyError(sub.view.kind, sub.view.version));
     if ((view.metadata.name ?? '') !== info.name) {
@@ -85,8 +88,10 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   // allowCreate is false, so the store always passes the current parent.
   const { object } = await ep.store.update(scopeOf(ctx), info.name, (current) => transform(current as KubeObject), {
     dryRun,
+    // Ownership is recorded on the parent, in the parent's terms, as a write to the subresource.
+    managedFields: managedFieldsStep(ep, manager, info.subresource),
     subresource: info.subresource,
     allowCreate: false,
   });
-  respondValue(ctx, 200, sub.toView(object, sctx));
+  respondValue(ctx, 200, sub.toView(object, sctx), sub.schema);
 }

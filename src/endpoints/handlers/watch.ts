@@ -1,5 +1,6 @@
 /**
- * A watch: a 200 response whose body streams newline-delimited JSON events as they happen.
+ * A watch: a 200 response whose body streams events as they happen: newline-delimited JSON, or
+ * length-prefixed protobuf WatchEvent frames (`;stream=watch`) whose objects carry the envelope.
  * Headers go out at once; the stream ends at timeoutSeconds, when the client leaves, or when the
  * watcher falls too far behind (the client then resumes from its last resourceVersion).
  */
@@ -12,7 +13,9 @@ import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { negotiateOutput } from '../respond.js';
+import { isProtobuf, negotiateOutput } from '../respond.js';
+import { encodeProtobufObject, encodeWatchEvent, frame } from '../../machinery/codec/protobuf/index.js';
+import { Status } from '../../schema/index.js';
 import { QueryParams } from '../params.js';
 
 /** Bytes a watch response may buffer before its writer waits for the client to read. */
@@ -20,7 +23,9 @@ const HIGH_WATER_BYTES = 1 << 20;
 
 export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
-  const serializer = negotiateOutput(ctx, { streaming: true });
+  const serializer = negotiateOutput(ctx, { streaming: true, schema: ep.def.schema });
+  const protobuf = isProtobuf(ctx, serializer);
+  const encodeEvent = protobuf ? (item: WatchItem) => eventFrame(ep, item) : (item: WatchItem) => eventLine(ep, item);
   const labels = q.labelSelector();
   let fields = q.fieldSelector(ep.def);
   if (info.name) {
@@ -67,12 +72,13 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     const { res } = ctx;
     ctx.longRunning = true;
     ctx.statusCode = 200;
-    setCommonHeaders(ctx, serializer.mediaType);
+    // Kubernetes marks every stream format but JSON as a watch stream.
+    setCommonHeaders(ctx, protobuf ? `${serializer.mediaType};stream=watch` : serializer.mediaType);
     res.statusCode = 200;
     res.flushHeaders();
     try {
       for await (const item of events) {
-        const line = eventLine(ep, item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
+        const line = encodeEvent(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
         if (!res.write(line) && res.writableLength > HIGH_WATER_BYTES) {
           await Promise.race([once(res, 'drain'), once(res, 'close')]);
         }
@@ -101,4 +107,20 @@ function eventLine(ep: ResourceEndpoint, item: WatchItem): string {
   const line = build();
   item.memo.set(key, line);
   return line;
+}
+
+/** One protobuf frame: the WatchEvent (object enveloped inside it) after its 4-byte length. */
+function eventFrame(ep: ResourceEndpoint, item: WatchItem): Buffer {
+  const build = (): Buffer => {
+    const served = item.type === 'ADDED' || item.type === 'MODIFIED' || item.type === 'DELETED' ? toServedText(ep, item.object) : item.object;
+    const schema = item.type === 'ERROR' ? Status : ep.def.schema;
+    return frame(encodeWatchEvent(item.type, encodeProtobufObject(schema, served.parse())));
+  };
+  if (!item.memo) return build();
+  const key = `protobuf:${ep.def.version}:${item.type}`;
+  const cached = item.memo.get(key);
+  if (Buffer.isBuffer(cached)) return cached;
+  const bytes = build();
+  item.memo.set(key, bytes);
+  return bytes;
 }

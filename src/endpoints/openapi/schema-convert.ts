@@ -205,8 +205,12 @@ function zeroValue(s: Schema): JsonValue | undefined {
   }
 }
 
-/** The default v3 shows for a field: the zero value of a field decoding always fills in (a Go value field). */
+/**
+ * The default v3 shows for a field: the one the kind declares (`protocol: TCP`), else the zero value
+ * of a field decoding always fills in (a Go value field).
+ */
 function fieldDefault(spec: FieldSpec): JsonValue | undefined {
+  if (spec.default !== undefined) return spec.default as JsonValue;
   const r = resolveSchema(spec.schema);
   if (spec.presence === 'pointer') return undefined;
   if (r.type === 'object') return {};

@@ -39,6 +39,16 @@ export class ProtobufWriter {
    * two's complement (ten bytes), as protobuf does for negative int32 and int64 values.
    */
   varint(value: number | bigint): this {
+    if (typeof value === 'number' && value >= 0 && value < TWO_POW_32 && Number.isInteger(value)) {
+      // The common case (tags, lengths, small integers) without BigInt.
+      let n = value;
+      while (n > 0x7f) {
+        this.pending.push((n & 0x7f) | 0x80);
+        n >>>= 7;
+      }
+      this.pending.push(n);
+      return this;
+    }
     let v = typeof value === 'bigint' ? value : BigInt(Math.trunc(value));
     if (v < 0n) v = BigInt.asUintN(64, v);
     if (v < BigInt(TWO_POW_32)) {

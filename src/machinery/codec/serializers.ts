@@ -11,8 +11,8 @@ export interface JsonText {
 export interface Serializer {
   readonly mediaType: string;
   /** Encodes a value, or JSON text as is (re-indented when pretty). */
-  encode(value: unknown, pretty: boolean): string;
-  encodeText(json: JsonText, pretty: boolean): string;
+  encode(value: unknown, pretty: boolean): string | Buffer;
+  encodeText(json: JsonText, pretty: boolean): string | Buffer;
   /** Decodes a body into a plain JSON value; throws DecodeBodyError with a readable reason. */
   decode(body: Buffer): unknown;
 }

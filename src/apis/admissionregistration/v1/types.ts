@@ -3,7 +3,7 @@
  * mutating configurations. Protobuf numbers follow Kubernetes' generated.proto.
  *
  * RuleWithOperations embeds Rule: in JSON its fields sit beside `operations`, in protobuf they are
- * the nested message field 2. The DSL has no embedding, so the inlined fields carry no number here.
+ * the nested message field 2 (t.inline).
  */
 import { LabelSelector, t, type FieldSpec, type Infer } from '../../../schema/index.js';
 
@@ -14,19 +14,23 @@ export const MATCH_POLICIES = ['Exact', 'Equivalent'] as const;
 export const SIDE_EFFECT_CLASSES = ['Unknown', 'None', 'Some', 'NoneOnDryRun'] as const;
 export const REINVOCATION_POLICIES = ['Never', 'IfNeeded'] as const;
 
+export const Rule = t.struct('admissionregistration.v1.Rule', {
+  apiGroups: t.field(1, t.list(t.string()), { description: "The API groups of the resources; \"\" is the core group, '*' all groups (then alone)." }),
+  apiVersions: t.field(2, t.list(t.string()), { description: "The API versions of the resources; '*' all versions (then alone)." }),
+  resources: t.field(3, t.list(t.string()), {
+    description: "'pods'; 'pods/log' a subresource; '*' all resources without subresources; 'pods/*' every subresource of pods; '*/scale' every scale subresource; '*/*' everything.",
+  }),
+  scope: t.field(4, t.string({ enum: SCOPES }), {
+    pointer: true,
+    description: 'Cluster, Namespaced or * (the default). Namespaces are cluster-scoped; subresources have the scope of their parent.',
+  }),
+});
+
 export const RuleWithOperations = t.struct('admissionregistration.v1.RuleWithOperations', {
   operations: t.field(1, t.list(t.string({ enum: OPERATIONS })), {
     description: "The operations the webhook cares about: CREATE, UPDATE, DELETE, CONNECT, or '*' for all (then alone).",
   }),
-  apiGroups: t.field(undefined, t.list(t.string()), { description: "The API groups of the resources; \"\" is the core group, '*' all groups (then alone)." }),
-  apiVersions: t.field(undefined, t.list(t.string()), { description: "The API versions of the resources; '*' all versions (then alone)." }),
-  resources: t.field(undefined, t.list(t.string()), {
-    description: "'pods'; 'pods/log' a subresource; '*' all resources without subresources; 'pods/*' every subresource of pods; '*/scale' every scale subresource; '*/*' everything.",
-  }),
-  scope: t.field(undefined, t.string({ enum: SCOPES }), {
-    pointer: true,
-    description: 'Cluster, Namespaced or * (the default). Namespaces are cluster-scoped; subresources have the scope of their parent.',
-  }),
+  ...t.inline(2, 'rule', Rule),
 }, { description: 'Which operations on which resources a webhook is called for.' });
 export type RuleWithOperations = Infer<typeof RuleWithOperations>;
 

@@ -1,8 +1,25 @@
 /** The core group, version v1: the kinds served under /api/v1. */
 import type { ResourceFactory } from '../../../registry/define-resource.js';
 import { configMapResource } from './configmap.js';
+import { eventResource } from './event.js';
 import { namespaceResource } from './namespace.js';
+import { nodeResource } from './node.js';
+import { persistentVolumeResource } from './persistentvolume.js';
+import { persistentVolumeClaimResource } from './persistentvolumeclaim.js';
+import { podResource } from './pod.js';
 import { secretResource } from './secret.js';
 import { serviceResource } from './service/index.js';
+import { serviceAccountResource } from './serviceaccount.js';
 
-export const coreV1Resources: readonly ResourceFactory[] = [namespaceResource, configMapResource, secretResource, serviceResource];
+export const coreV1Resources: readonly ResourceFactory[] = [
+  namespaceResource,
+  configMapResource,
+  secretResource,
+  serviceResource,
+  eventResource,
+  nodeResource,
+  persistentVolumeResource,
+  persistentVolumeClaimResource,
+  serviceAccountResource,
+  podResource,
+];

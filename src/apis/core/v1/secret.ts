@@ -26,6 +26,14 @@ export const SecretSchema = t.struct('core.v1.Secret', {
 }, { description: 'Sensitive data, such as a password, token or key, by key. At most 1 MiB in all.' });
 export type Secret = ObjectOf<typeof SecretSchema>;
 
+/** The data keys of a service account token Secret, filled by the token controller (not required by the API). */
+export const SERVICE_ACCOUNT_TOKEN_KEYS = { caCert: 'ca.crt', namespace: 'namespace', token: 'token' } as const;
+
+/** The annotations naming the account a service account token Secret belongs to. */
+export function serviceAccountTokenAnnotations(names: ApiNames) {
+  return { name: names.labelKey('service-account.name'), uid: names.labelKey('service-account.uid') } as const;
+}
+
 /** Secret types and the data keys each requires; names derive from the API domain. */
 export function secretTypes(names: ApiNames) {
   return {
@@ -66,7 +74,7 @@ function validateSecret(secret: Secret, names: ApiNames): FieldError[] {
   };
   switch (secret.type) {
     case types.serviceAccountToken: {
-      const annotation = names.labelKey('service-account.name');
+      const annotation = serviceAccountTokenAnnotations(names).name;
       if (!secret.metadata.annotations?.[annotation]) errs.push(fieldErr.required(FieldPath.root('metadata').child('annotations').key(annotation)));
       break;
     }

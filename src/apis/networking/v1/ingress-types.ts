@@ -43,13 +43,17 @@ export const HTTPIngressRuleValue = t.struct('networking.v1.HTTPIngressRuleValue
   paths: t.required(1, t.list(HTTPIngressPath, { listType: 'atomic' }), { always: true, description: 'Paths and their backends.' }),
 }, { description: 'HTTP paths mapped to backends.' });
 
+export const IngressRuleValue = t.struct('networking.v1.IngressRuleValue', {
+  http: t.field(1, HTTPIngressRuleValue, { pointer: true, description: 'The HTTP paths of the rule.' }),
+});
+
 export const IngressRule = t.struct('networking.v1.IngressRule', {
   host: t.field(1, t.string(), {
     description:
       'The fully qualified domain name the rule applies to ("foo.bar.com"), or a wildcard one ("*.foo.com", one label). Not an IP. Unset: every host.',
   }),
   // Go embeds IngressRuleValue inline; in protobuf `http` sits in that message, field 2 of the rule.
-  http: t.field(undefined, HTTPIngressRuleValue, { pointer: true, description: 'The HTTP paths of the rule.' }),
+  ...t.inline(2, 'ingressRuleValue', IngressRuleValue),
 }, { description: "Rules mapping the paths of a host to backends. A request's host is matched first, then its path." });
 export type IngressRule = Infer<typeof IngressRule>;
 

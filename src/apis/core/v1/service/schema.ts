@@ -26,7 +26,7 @@ export const ServicePort = t.struct('core.v1.ServicePort', {
   name: t.field(1, t.string(), {
     description: 'The name of this port in the service: a DNS_LABEL, unique within the spec; required when the service has more than one port. Endpoints carry it as their port name.',
   }),
-  protocol: t.field(2, t.string({ enum: PROTOCOLS }), { description: 'TCP, UDP or SCTP. Default TCP.' }),
+  protocol: t.field(2, t.string({ enum: PROTOCOLS }), { default: 'TCP', description: 'TCP, UDP or SCTP. Default TCP.' }),
   appProtocol: t.field(6, t.string(), {
     pointer: true,
     description: 'The application protocol of this port, as a label-style name: unprefixed names are IANA standard service names (RFC 6335), others are prefixed like mycompany.com/my-protocol.',

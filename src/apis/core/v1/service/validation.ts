@@ -4,6 +4,7 @@
  */
 import { fieldErr, FieldPath, type FieldError } from '../../../../machinery/field-errors.js';
 import { parseIP } from '../../../../machinery/ip.js';
+import { validateLabels } from '../../../../machinery/meta-validation.js';
 import { isDns1123Subdomain } from '../../../../machinery/name-validation.js';
 import {
   portNumberProblems,
@@ -11,7 +12,6 @@ import {
   validateConditions,
   validateDns1123Label,
   validateIP,
-  validateLabelMap,
   validateNonSpecialIP,
   validatePortNumOrName,
   validateQualifiedName,
@@ -228,7 +228,7 @@ export function validateService(svc: Service): FieldError[] {
   errs.push(...validateTypeSpecific(svc));
   const names = new Set<string>();
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, SPEC.child('ports').index(i))));
-  if (spec.selector) errs.push(...validateLabelMap(spec.selector, SPEC.child('selector')));
+  if (spec.selector) errs.push(...validateLabels(spec.selector, SPEC.child('selector')));
   errs.push(...validateSessionAffinity(svc));
   errs.push(...validateClusterIPsRelatedFields(svc));
   (spec.externalIPs ?? []).forEach((ip, i) => {

@@ -1,15 +1,31 @@
 /**
- * Field checks shared by Service and EndpointSlice, in Kubernetes' words: IPs, CIDRs, port numbers
- * and names, label maps, qualified names, and metav1 Conditions.
+ * Small field checks shared by the core/v1 kinds and the kinds built on them (Service,
+ * EndpointSlice, Pod and its templates, volumes, nodes), in Kubernetes' words: IPs, CIDRs, port
+ * numbers and names, DNS names, qualified names, numeric signs, paths, and metav1 Conditions.
  */
 import { fieldErr, type FieldError, type FieldPath } from '../../../../machinery/field-errors.js';
 import { parseCIDR, parseIP, specialIPProblems } from '../../../../machinery/ip.js';
-import { isDns1123Label, isQualifiedName, isValidLabelValue } from '../../../../machinery/name-validation.js';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName } from '../../../../machinery/name-validation.js';
 import type { Condition } from '../../../../schema/index.js';
 
 export const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 export const INVALID_CIDR = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
 export const INVALID_PORT = 'must be between 1 and 65535, inclusive';
+export const IS_NEGATIVE = 'must be greater than or equal to 0';
+export const IS_NOT_POSITIVE = 'must be greater than zero';
+export const IS_NOT_INTEGER = 'must be an integer';
+
+export const inclusiveRange = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
+
+/** A count or duration that may be zero but not negative. */
+export function validateNonNegative(value: number | undefined, path: FieldPath): FieldError[] {
+  return value !== undefined && value < 0 ? [fieldErr.invalid(path, value, IS_NEGATIVE)] : [];
+}
+
+/** No `..` element anywhere in the path (host paths, mount paths, sub-paths). */
+export function validatePathNoBacksteps(target: string, path: FieldPath): FieldError[] {
+  return target.split('/').includes('..') ? [fieldErr.invalid(path, target, "must not contain '..'")] : [];
+}
 
 export function validateIP(value: string, path: FieldPath | string): FieldError[] {
   return parseIP(value) ? [] : [fieldErr.invalid(path, value, INVALID_IP)];
@@ -49,18 +65,13 @@ export function validateDns1123Label(value: string, path: FieldPath | string): F
   return isDns1123Label(value).map((m) => fieldErr.invalid(path, value, m));
 }
 
-export function validateQualifiedName(value: string, path: FieldPath | string): FieldError[] {
-  return isQualifiedName(value).map((m) => fieldErr.invalid(path, value, m));
+export function validateDns1123Subdomain(value: string, path: FieldPath | string): FieldError[] {
+  return isDns1123Subdomain(value).map((m) => fieldErr.invalid(path, value, m));
 }
 
-/** Label maps (selectors): keys are qualified names, values label values, reported on the map's path. */
-export function validateLabelMap(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    for (const m of isQualifiedName(k)) errs.push(fieldErr.invalid(path, k, m));
-    for (const m of isValidLabelValue(v)) errs.push(fieldErr.invalid(path, v, m));
-  }
-  return errs;
+/** A label key, a taint or toleration key, a topology key: a qualified name. */
+export function validateQualifiedName(value: string, path: FieldPath | string): FieldError[] {
+  return isQualifiedName(value).map((m) => fieldErr.invalid(path, value, m));
 }
 
 const CONDITION_REASON = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';

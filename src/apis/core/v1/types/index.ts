@@ -3,3 +3,4 @@ export * from './references.js';
 export * from './resources.js';
 export * from './scheduling.js';
 export * from './field-checks.js';
+export * from './claim-spec.js';
