@@ -9,6 +9,7 @@ import type { GenericStore } from '../../registry/generic-store.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
 import type { KubeObject } from '../../schema/index.js';
 import type { Logger } from '../../server/logger.js';
+import { setMaxListeners } from 'node:events';
 import { followStore } from './follow.js';
 import { nodeOf, ORPHAN_FINALIZER, OwnerGraph, waitsForDependents, type GraphNode } from './graph.js';
 import { OwnerResolver } from './owners.js';
@@ -26,6 +27,8 @@ const RETRY_MAX_MS = 10_000;
 export function startGarbageCollector(deps: { client: InProcessClient; registry: ResourceRegistry; log: Logger }): GarbageCollector {
   const { client, registry, log } = deps;
   const abort = new AbortController();
+  // One signal ends the watch of every served resource (dozens of them): not a listener leak.
+  setMaxListeners(0, abort.signal);
   const graph = new OwnerGraph();
   const owners = new OwnerResolver(registry, client, graph);
   const queue = new WorkQueue(
