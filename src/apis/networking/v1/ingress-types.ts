@@ -11,7 +11,7 @@ export const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'] as const
 export const ServiceBackendPort = t.struct('networking.v1.ServiceBackendPort', {
   name: t.field(1, t.string(), { description: 'The name of the port on the Service; excludes number.' }),
   number: t.field(2, t.int32(), { description: 'The number of the port on the Service (e.g. 80); excludes name.' }),
-}, { structType: 'atomic', description: 'A port of a Service, by name or by number.' });
+}, { description: 'A port of a Service, by name or by number.' });
 
 export const IngressServiceBackend = t.struct('networking.v1.IngressServiceBackend', {
   name: t.required(1, t.string(), { always: true, description: "The Service, in the ingress's namespace." }),
