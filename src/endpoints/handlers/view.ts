@@ -80,8 +80,9 @@ function fieldManagedTransform(sub: ViewSubresource, sctx: StrategyContext, mapp
   return (current) => {
     const parentEntries = current.metadata.managedFields as ManagedFieldsEntry[] | undefined;
     const before = sub.toView(current, sctx);
+    const { managedFields: _parents, ...meta } = before.metadata;
     const viewEntries = viewEntriesFromParent(parentEntries, mapping);
-    before.metadata = { ...before.metadata, ...(viewEntries ? { managedFields: viewEntries } : {}) };
+    before.metadata = viewEntries ? { ...meta, managedFields: viewEntries } : meta;
     const after = write.next(before);
     const recorded = write.record ? write.record(before, after) : managedFieldsOfView(after);
     const next = mapBack(sub, after, current, sctx);
@@ -110,10 +111,10 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   const record = (before: KubeObject, after: KubeObject) => fm.update(before, after, { manager, subresource: info.subresource, now: new Date() });
   let write: ViewWrite;
   if (applying) {
-    const { config, manager, force } = await readApplyRequest(ctx, ep, q);
+    const req = await readApplyRequest(ctx, ep, q);
     write = {
       next: (before) => {
-        const merged: JsonObject = fm.apply(before, config, { manager, subresource: info.subresource, force, now: new Date() });
+        const merged: JsonObject = fm.apply(before, req.config, { manager: req.manager, subresource: info.subresource, force: req.force, now: new Date() });
         // The configuration type-checked against the view's schema; what the merge left decodes.
         const { view } = decodeView(sub, merged);
         checkView(sub, view, info.name, sctx);
