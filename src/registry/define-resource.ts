@@ -122,6 +122,13 @@ export interface ViewSubresource<T extends KubeObject = KubeObject> {
   fromView(view: KubeObject, parent: T, ctx: StrategyContext): T;
   /** Validation of the view as sent (422 with the view's kind). */
   validateView?(view: KubeObject, ctx: StrategyContext): FieldError[];
+  /**
+   * The view's field that stands for a parent field (Scale `spec.replicas` for a Deployment's
+   * `spec.replicas`): writes through the view, apply included, are field-managed on the view and
+   * recorded on the parent in the parent's terms (apply/view-fields.ts). Without it a write is
+   * recorded as the change it makes to the parent, and apply is not offered.
+   */
+  readonly ownedField?: { readonly view: readonly string[]; readonly parent: readonly string[] };
 }
 
 export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T>;

@@ -28,6 +28,8 @@ export function scaleSubresource<T extends Scalable>(names: ApiNames, resource: 
     verbs: ['get', 'patch', 'update'],
     view: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
     schema: ScaleSchema,
+    // Kubernetes' scale handler: ownership of the Scale's replicas is the parent's spec.replicas.
+    ownedField: { view: ['spec', 'replicas'], parent: ['spec', 'replicas'] },
     toView(parent) {
       const m = parent.metadata;
       const replicas = parent.spec.replicas ?? 0;
