@@ -313,6 +313,30 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
     }
   });
 
+  it('a label-selected informer across namespaces sees objects enter and leave its selection', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'selected' } } });
+    const informer = k8s.makeInformer(kc, '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces({ labelSelector: 'tier=front' }), 'tier=front');
+    const log: string[] = [];
+    informer.on('add', (o) => log.push(`add ${o.metadata?.namespace}/${o.metadata?.name}`));
+    informer.on('update', (o) => log.push(`update ${o.metadata?.namespace}/${o.metadata?.name}`));
+    informer.on('delete', (o) => log.push(`delete ${o.metadata?.namespace}/${o.metadata?.name}`));
+    await informer.start();
+    try {
+      await core.createNamespacedConfigMap({ namespace: 'selected', body: cmBody('front', {}, { tier: 'front' }) });
+      await core.createNamespacedConfigMap({ namespace: ns, body: cmBody('back', {}, { tier: 'back' }) });
+      // Relabelled into the selection: the watch reports it as added; out of it: as deleted.
+      await core.patchNamespacedConfigMap({ namespace: ns, name: 'back', body: { metadata: { labels: { tier: 'front' } } } }, patchAs(k8s.PatchStrategy.MergePatch));
+      await core.patchNamespacedConfigMap({ namespace: 'selected', name: 'front', body: { metadata: { labels: { tier: 'back' } } } }, patchAs(k8s.PatchStrategy.MergePatch));
+      await core.patchNamespacedConfigMap({ namespace: 'selected', name: 'front', body: { data: { unseen: 'yes' } } }, patchAs(k8s.PatchStrategy.MergePatch));
+      await core.patchNamespacedConfigMap({ namespace: ns, name: 'back', body: { data: { seen: 'yes' } } }, patchAs(k8s.PatchStrategy.MergePatch));
+      await eventually(() => (informer.get('back', ns)?.data?.seen ? true : undefined), 'the last selected write');
+      expect(log).toEqual([`add selected/front`, `add ${ns}/back`, `delete selected/front`, `update ${ns}/back`]);
+      expect(informer.list().map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`)).toEqual([`${ns}/back`]);
+    } finally {
+      await informer.stop();
+    }
+  });
+
   it(`KubernetesObjectApi resolves ${networking} and ${rbacGroup} kinds through discovery`, async () => {
     const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
     const ingressClass = { apiVersion: `${networking}/v1`, kind: 'IngressClass', metadata: { name: 'objects-class' }, spec: { controller: 'example.com/e2e' } };
@@ -388,7 +412,7 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
   });
 
   if (k8sDomain) {
-    it('typed APIs of the k8s.io groups: RBAC, networking, discovery, events, certificates', async () => {
+    it('typed APIs of the k8s.io groups: RBAC, networking, discovery, events, admission registration', async () => {
       const rbac = kc.makeApiClient(k8s.RbacAuthorizationV1Api);
       const cr = await rbac.createClusterRole({ body: { metadata: { name: 'typed-viewer' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'watch', 'list'] }] } });
       expect(cr.rules?.[0]?.verbs).toEqual(['get', 'watch', 'list']);
@@ -436,6 +460,16 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
       expect(ev.reason).toBe('Testing');
       const coreEvents = await core.listNamespacedEvent({ namespace: ns });
       expect(coreEvents.items.map((e) => e.metadata?.name)).toContain('web.1');
+
+      const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
+      const hook = await admission.createValidatingWebhookConfiguration({
+        body: {
+          metadata: { name: 'typed-hook' },
+          webhooks: [{ name: 'check.example.com', clientConfig: { url: 'https://hooks.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+        },
+      });
+      // Defaults as Kubernetes fills them in.
+      expect(hook.webhooks?.[0]).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, namespaceSelector: {}, objectSelector: {} });
 
       const apiGroups = await kc.makeApiClient(k8s.ApisApi).getAPIVersions();
       expect(apiGroups.groups.map((g) => g.name)).toEqual(expect.arrayContaining(['apps', 'rbac.authorization.k8s.io', 'networking.k8s.io', 'discovery.k8s.io', 'events.k8s.io']));
