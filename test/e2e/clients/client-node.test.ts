@@ -54,6 +54,7 @@ interface Seen {
   resourceVersion: string | undefined;
   data?: Record<string, string> | undefined;
   kind?: string | undefined;
+  apiVersion?: string | undefined;
   code?: number | undefined;
 }
 
@@ -65,7 +66,7 @@ async function collectWatch(kc: k8s.KubeConfig, path: string, query: Record<stri
   const controller = await new k8s.Watch(kc).watch(
     path,
     query,
-    (type, obj) => events.push({ type, name: obj?.metadata?.name, resourceVersion: obj?.metadata?.resourceVersion, data: obj?.data, kind: obj?.kind, code: obj?.code }),
+    (type, obj) => events.push({ type, name: obj?.metadata?.name, resourceVersion: obj?.metadata?.resourceVersion, data: obj?.data, kind: obj?.kind, apiVersion: obj?.apiVersion, code: obj?.code }),
     (err) => finish(err),
   );
   return { events, done, stop: () => controller.abort() };
@@ -306,7 +307,8 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
       expect(cached.map((o) => [o.metadata?.name, o.metadata?.resourceVersion, o.data]).sort()).toEqual(
         server.items.map((o) => [o.metadata?.name, o.metadata?.resourceVersion, o.data]).sort(),
       );
-      expect(informer.latestResourceVersion()).toBe(informer.get('last', infNs)?.metadata?.resourceVersion);
+      // makeInformer returns a ListWatch, whose resourceVersion is that of the last event it applied.
+      expect((informer as k8s.ListWatch<k8s.V1ConfigMap>).latestResourceVersion()).toBe(informer.get('last', infNs)?.metadata?.resourceVersion);
       expect(errors).toEqual([]);
     } finally {
       await informer.stop();
@@ -511,7 +513,7 @@ describe('@kubernetes/client-node: bookmarks, 410 Gone and the informer relistin
     const w = await collectWatch(kc, `/api/v1/namespaces/${ns}/configmaps`, { resourceVersion: list.metadata?.resourceVersion, allowWatchBookmarks: true });
     await core.createNamespacedConfigMap({ namespace: 'busy', body: cmBody('tick') });
     const bookmark = await eventually(() => w.events.find((e) => e.type === 'BOOKMARK'), 'a bookmark');
-    expect(bookmark.kind).toBe('ConfigMap');
+    expect(bookmark).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1' });
     expect(Number(bookmark.resourceVersion)).toBeGreaterThanOrEqual(Number(list.metadata?.resourceVersion));
     w.stop();
   });

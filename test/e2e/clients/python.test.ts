@@ -83,6 +83,8 @@ describe.skipIf(!!probe.reason).each(['orch.io', 'k8s.io'])('the Python client a
     expect(out.createConfigMapA.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
     expect(out.createConfigMapB).toMatchObject({ name: 'py-b', data: { k: 'b' } });
     expect(out.listConfigMaps).toEqual({ names: ['py-a', 'py-b'], resourceVersion: out.createConfigMapB.resourceVersion });
+    expect(out.listInPages).toEqual({ names: ['py-a', 'py-b'], pages: 2, remaining: null });
+    expect(out.deleteCollection).toEqual({ kind: 'ConfigMapList', left: 0 });
     // The Python client sends a dict body as a strategic merge patch.
     expect(out.patchConfigMap).toEqual({ k: 'a', patched: 'yes' });
   });

@@ -94,6 +94,29 @@ def create_deployment():
             "after": apps.read_namespaced_deployment("py-deploy", NS).spec.replicas}
 
 
+def list_in_pages():
+    """limit and continue: pages of one item until the server says there are no more."""
+    names, token, pages = [], None, 0
+    while True:
+        kwargs = {"limit": 1, "label_selector": "app=py"}
+        if token:
+            kwargs["_continue"] = token
+        page = core.list_namespaced_config_map(NS, **kwargs)
+        pages += 1
+        names += [c.metadata.name for c in page.items]
+        token = page.metadata._continue
+        if not token:
+            return {"names": names, "pages": pages, "remaining": page.metadata.remaining_item_count}
+
+
+def delete_collection():
+    core.create_namespaced_config_map(NS, client.V1ConfigMap(
+        metadata=client.V1ObjectMeta(name="py-doomed", labels={"doomed": "yes"})))
+    status = core.delete_collection_namespaced_config_map(NS, label_selector="doomed=yes")
+    left = core.list_namespaced_config_map(NS, label_selector="doomed=yes").items
+    return {"kind": status.kind, "left": len(left)}
+
+
 def patch_configmap():
     # The Python client picks the patch content type itself: a dict goes as strategic merge patch.
     cm = core.patch_namespaced_config_map("py-a", NS, {"data": {"patched": "yes"}})
@@ -178,6 +201,8 @@ step("listNamespaces", list_namespaces)
 step("createConfigMapA", lambda: create_configmap("py-a", {"k": "a"}))
 step("createConfigMapB", lambda: create_configmap("py-b", {"k": "b"}))
 step("listConfigMaps", list_configmaps)
+step("listInPages", list_in_pages)
+step("deleteCollection", delete_collection)
 step("patchConfigMap", patch_configmap)
 step("createSecret", create_secret)
 step("createService", create_service)
