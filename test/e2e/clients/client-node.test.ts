@@ -388,9 +388,11 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
     await expect(objects.list(`${networking}/v1`, 'NoSuchKind')).rejects.toThrow(/NoSuchKind/);
   });
 
-  it(`CustomObjectsApi drives ${networking} ingresses by group name`, async () => {
+  it(`CustomObjectsApi drives ${networking} ingresses by group name, and a Watch follows them`, async () => {
     const custom = kc.makeApiClient(k8s.CustomObjectsApi);
     const group = networking;
+    const before = (await custom.listNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'ingresses' })) as any;
+    const w = await collectWatch(kc, `/apis/${group}/v1/namespaces/${ns}/ingresses`, { resourceVersion: before.metadata.resourceVersion });
     const created = (await custom.createNamespacedCustomObject({
       group,
       version: 'v1',
@@ -411,6 +413,13 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
     expect(status.metadata.name).toBe('site');
     await custom.deleteNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'ingresses', name: 'site' });
     expect((await apiError(custom.getNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'ingresses', name: 'site' }))).code).toBe(404);
+    const events = await eventually(() => (w.events.length >= 3 ? w.events : undefined), 'the ingress watch events');
+    expect(events.map((e) => [e.type, e.name, e.apiVersion, e.kind])).toEqual([
+      ['ADDED', 'site', `${group}/v1`, 'Ingress'],
+      ['MODIFIED', 'site', `${group}/v1`, 'Ingress'],
+      ['DELETED', 'site', `${group}/v1`, 'Ingress'],
+    ]);
+    w.stop();
   });
 
   if (k8sDomain) {

@@ -120,10 +120,11 @@ describe.skipIf(!!probe.reason).each(['orch.io', 'k8s.io'])('the Python client a
     });
   });
 
-  it(`finds ${networking} and core kinds through discovery with the DynamicClient`, () => {
+  it(`finds ${networking} and core kinds through discovery with the DynamicClient, and watches them`, () => {
     expect(out.dynamicClient).toEqual({
       ingressPath: `/apis/${networking}/v1/namespaces/py-e2e/ingresses`,
       ingresses: ['py-ing'],
+      watched: [['ADDED', 'py-ing', `${networking}/v1`]],
       deployments: ['py-deploy'],
       configmap: '1',
       namespaced: true,

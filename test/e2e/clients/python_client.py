@@ -177,7 +177,11 @@ def dynamic_client():
     deployments = dyn.resources.get(group="apps", api_version="v1", kind="Deployment")
     created = cms.create(namespace=NS, body={"apiVersion": "v1", "kind": "ConfigMap",
                                              "metadata": {"name": "py-dyn"}, "data": {"d": "1"}})
-    return {"ingressPath": ingresses.path(namespace=NS), "ingresses": [i.metadata.name for i in ingresses.get(namespace=NS).items],
+    seen = []
+    for ev in ingresses.watch(namespace=NS, timeout=5):
+        seen.append([ev["type"], ev["object"].metadata.name, ev["object"].apiVersion])
+        break  # the one existing ingress arrives as ADDED; that is all this step needs
+    return {"ingressPath": ingresses.path(namespace=NS), "watched": seen, "ingresses": [i.metadata.name for i in ingresses.get(namespace=NS).items],
             "deployments": [d.metadata.name for d in deployments.get(namespace=NS).items],
             "configmap": created.data.d, "namespaced": ingresses.namespaced}
 
