@@ -280,6 +280,11 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
     ]);
     expect(Number(replay[0]?.resourceVersion)).toBeGreaterThan(Number(lastSeen));
     resumed.stop();
+
+    // A malformed selector is refused before the stream starts: the client sees the 400 status.
+    const refused = await collectWatch(kc, path, { labelSelector: 'suite in ((' });
+    expect(await refused.done).toMatchObject({ statusCode: 400 });
+    expect(refused.events).toEqual([]);
   });
 
   it('an informer keeps its cache in sync through adds, updates and deletes', async () => {
@@ -357,6 +362,19 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
       k8s.PatchStrategy.MergePatch,
     );
     expect(patched.metadata?.labels).toEqual({ patched: 'yes' });
+    const applied = await objects.patch(
+      { apiVersion: `${networking}/v1`, kind: 'IngressClass', metadata: { name: 'objects-class', annotations: { owner: 'applier' } }, spec: { controller: 'example.com/e2e' } } as k8s.KubernetesObject,
+      undefined,
+      undefined,
+      'applier',
+      true,
+      k8s.PatchStrategy.ServerSideApply,
+    );
+    expect(applied.metadata?.annotations).toEqual({ owner: 'applier' });
+    expect(applied.metadata?.managedFields?.find((m) => m.manager === 'applier')).toMatchObject({ operation: 'Apply', apiVersion: `${networking}/v1` });
+    const replaced = await objects.replace({ ...applied, metadata: { ...applied.metadata, labels: { replaced: 'yes' } } });
+    expect(replaced.metadata?.labels).toEqual({ replaced: 'yes' });
+    expect(Number(replaced.metadata?.resourceVersion)).toBeGreaterThan(Number(applied.metadata?.resourceVersion));
 
     const role = await objects.create({
       apiVersion: `${rbacGroup}/v1`,
@@ -377,8 +395,9 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
     expect((binding as any).roleRef.apiGroup).toBe(rbacGroup);
 
     // Core kinds too: the resource comes from /api/v1.
-    const cm = await objects.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patched', namespace: ns } });
-    expect(cm.kind).toBe('ConfigMap');
+    await objects.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'objects-cm', namespace: ns }, data: { via: 'objects' } } as k8s.KubernetesObject);
+    const cm = await objects.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'objects-cm', namespace: ns } });
+    expect(cm).toMatchObject({ kind: 'ConfigMap', data: { via: 'objects' } });
 
     const deleted = await objects.delete({ apiVersion: `${networking}/v1`, kind: 'IngressClass', metadata: { name: 'objects-class' } });
     expect(deleted).toMatchObject({ status: 'Success', details: { name: 'objects-class', group: networking } });
