@@ -7,6 +7,7 @@ import { errors } from '../../machinery/errors.js';
 import { DecodeBodyError, yamlSerializer } from '../../machinery/codec/serializers.js';
 import { yamlDuplicateKeysError } from '../../machinery/codec/yaml-keys.js';
 import { isObject, type JsonObject } from '../../apply/index.js';
+import { keepTimesWhenUnchanged } from '../../apply/unchanged-times.js';
 import { toServed } from '../conversion.js';
 import { fieldManagerOf, fieldManagerParam } from '../field-manager.js';
 import { QueryParams } from '../params.js';
@@ -79,7 +80,7 @@ export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, inf
       // Unknown fields were refused with the configuration; defaults fill in what apply removed.
       const obj = decodeAs(ctx, ep, merged, 'Ignore');
       checkName(obj, ep, info);
-      return obj;
+      return keepTimesWhenUnchanged(live, obj);
     },
     // Apply creates a missing object whatever the kind says about PUT; a subresource of one is a 404.
     { dryRun, subresource: info.subresource, allowCreate: !info.subresource },
