@@ -3,6 +3,7 @@
  * selectors as `k=v,...`, container names and images joined by commas, lists cut after three.
  */
 import { labelSelectorFromStructured, type StructuredLabelSelector } from '../machinery/labels.js';
+import type { LabelSelector } from '../schema/index.js';
 
 /** A label map as `a=1,b=2` (keys sorted), `<none>` when empty. */
 export function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
@@ -12,13 +13,14 @@ export function formatLabels(labels: Readonly<Record<string, string>> | undefine
 }
 
 /** A structured selector in query syntax, `<none>` when it selects everything (FormatLabelSelector). */
-export function formatLabelSelector(sel: StructuredLabelSelector | undefined): string {
+export function formatLabelSelector(sel: LabelSelector | undefined): string {
   return selectorText(sel) || '<none>';
 }
 
 /** A structured selector in query syntax, empty when it selects everything. */
-export function selectorText(sel: StructuredLabelSelector | undefined): string {
-  return labelSelectorFromStructured(sel).toString();
+export function selectorText(sel: LabelSelector | undefined): string {
+  // Stored selectors passed validation: their operators are the four structured ones.
+  return labelSelectorFromStructured(sel as StructuredLabelSelector | undefined).toString();
 }
 
 /** Container names and images, each joined by commas. */
