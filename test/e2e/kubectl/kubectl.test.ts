@@ -394,6 +394,27 @@ describe.skipIf(found.length === 0)('kubectl under --api-domain=k8s.io, every in
         }
       });
 
+      it('wait --for=create (1.31+) and --for=jsonpath without a value (1.28+)', async (t) => {
+        if (minor < 28) t.skip(`kubectl 1.${minor} has neither form`);
+        const exists = bg('wait', 'deploy/web', '--for=jsonpath={.spec.template.spec.containers[0].image}', '--timeout=40s');
+        const r = await exists.done;
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.trim()).toBe('deployment.apps/web condition met');
+        if (minor < 31) return;
+        const born = bg('wait', 'cm/born', '--for=create', '--timeout=40s', '-v=6');
+        try {
+          // It has looked for the object and not found it yet.
+          await born.until(/\/configmaps\/born 404|\/configmaps\/born" status="404/);
+          expect(born.running()).toBe(true);
+          expect((await http('POST', core('configmaps'), { metadata: { name: 'born' } })).status).toBe(201);
+          const c = await born.done;
+          expect(c.code, c.stderr).toBe(0);
+          expect(c.stdout.trim()).toBe('configmap/born condition met');
+        } finally {
+          born.kill();
+        }
+      });
+
       it('api-resources and explain', async () => {
         const [resources, apps1, strategy, recursive] = await Promise.all([
           kc('api-resources'),
