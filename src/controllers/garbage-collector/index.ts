@@ -4,6 +4,7 @@
  * or went away. Failures are retried with backoff and never stop it; stop() ends the watches, the
  * queue and every timer.
  */
+import { setMaxListeners } from 'node:events';
 import type { InProcessClient } from '../../client/in-process-client.js';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
@@ -26,6 +27,8 @@ const RETRY_MAX_MS = 10_000;
 export function startGarbageCollector(deps: { client: InProcessClient; registry: ResourceRegistry; log: Logger }): GarbageCollector {
   const { client, registry, log } = deps;
   const abort = new AbortController();
+  // One abort listener per followed store (dozens): by design, not a leak, so no warning at startup.
+  setMaxListeners(0, abort.signal);
   const graph = new OwnerGraph();
   const owners = new OwnerResolver(registry, client, graph);
   const queue = new WorkQueue(
