@@ -19,6 +19,7 @@ import { handleView } from './handlers/view.js';
 import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from './request-context.js';
 import { negotiateOutput } from './respond.js';
+import { conversionSupport } from './transform/convert.js';
 import type { ResourceRequestInfo } from './request-info.js';
 import type { EndpointSettings, ResourceEndpoint } from './resource-endpoint.js';
 import type { ApiNames } from '../machinery/api-names.js';
@@ -100,7 +101,9 @@ export function createResourceRouter(
     // A kind without a protobuf form answers nothing in protobuf, errors included.
     ctx.protobufRefused = protobufGaps(sub?.kind === 'view' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
-    if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub) });
+    // Reads may also answer a Table or metadata only (as=Table, as=PartialObjectMetadata...).
+    const conversions = verb === 'get' || verb === 'list' ? conversionSupport(ep) : undefined;
+    if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub), ...(conversions ? { conversions } : {}) });
     if (def.deprecation) {
       ctx.warnings.push(deprecationWarning(def, def.deprecation));
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });

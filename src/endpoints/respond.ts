@@ -9,7 +9,7 @@ import { parseAccept, rangeAccepts } from '../http/negotiate.js';
 import { errors, toStatus, type Status } from '../machinery/errors.js';
 import { protobufGaps, protobufSerializer } from '../machinery/codec/protobuf/index.js';
 import { jsonSerializer, yamlSerializer, type JsonText, type Serializer } from '../machinery/codec/serializers.js';
-import { Status as StatusSchema, type StructSchema } from '../schema/index.js';
+import { PartialObjectMetadata, PartialObjectMetadataList, Status as StatusSchema, type StructSchema } from '../schema/index.js';
 import type { RequestContext } from './request-context.js';
 
 export interface OutputOptions {
@@ -17,14 +17,35 @@ export interface OutputOptions {
   streaming?: boolean;
   /** The schema of the object written; without one, protobuf is not offered. */
   schema?: StructSchema;
+  /** The conversions this answer can make (`as=Table`, `as=PartialObjectMetadata`); none without. */
+  conversions?: ConversionSupport;
+}
+
+export type ConversionKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+
+/** A representation asked for with `as`, `g` and `v` parameters of an Accept range. */
+export interface Conversion {
+  readonly kind: ConversionKind;
+  /** `meta.<domain>` */
+  readonly group: string;
+  readonly version: 'v1' | 'v1beta1';
+}
+
+export interface ConversionSupport {
+  /** The group the conversions belong to, `meta.<domain>`; other groups are not understood. */
+  readonly metaGroup: string;
+  readonly table: boolean;
+  readonly partialObjectMetadata: boolean;
+}
+
+export interface OutputChoice {
+  readonly serializer: Serializer;
+  readonly conversion?: Conversion;
 }
 
 const serializerCache = new WeakMap<StructSchema, Map<string, Serializer>>();
 
-/** The protobuf serializer for a schema, when the server speaks protobuf and the schema has a protobuf form. */
-export function protobufFor(ctx: RequestContext, schema: StructSchema | undefined): Serializer | undefined {
-  const mediaType = ctx.protobufMediaType;
-  if (!mediaType || !schema || ctx.protobufRefused || protobufGaps(schema).length > 0) return undefined;
+function cachedProtobuf(mediaType: string, schema: StructSchema): Serializer {
   let byType = serializerCache.get(schema);
   if (!byType) serializerCache.set(schema, (byType = new Map()));
   let s = byType.get(mediaType);
@@ -32,26 +53,73 @@ export function protobufFor(ctx: RequestContext, schema: StructSchema | undefine
   return s;
 }
 
+/** The protobuf serializer for a schema, when the server speaks protobuf and the schema has a protobuf form. */
+export function protobufFor(ctx: RequestContext, schema: StructSchema | undefined): Serializer | undefined {
+  const mediaType = ctx.protobufMediaType;
+  if (!mediaType || !schema || ctx.protobufRefused || protobufGaps(schema).length > 0) return undefined;
+  return cachedProtobuf(mediaType, schema);
+}
+
 /** Whether a serializer writes protobuf (bytes) rather than text. */
 export function isProtobuf(ctx: RequestContext, s: Serializer): boolean {
   return s.mediaType === ctx.protobufMediaType;
 }
 
+const CONVERSION_PARAMS = new Set(['as', 'g', 'v']);
+const PLAIN_PARAMS = new Set(['charset', 'pretty', 'stream']);
+
 /**
- * Picks the response serializer from Accept. Ranges with parameters we do not produce
- * (a Table request, for instance) are skipped, so clients that list a fallback get it.
- * Throws 406 naming the types this response could have had.
+ * The conversion a range asks for: undefined for none, null for one this answer cannot make (an
+ * unknown kind, group or version, or a conversion the endpoint does not offer): such ranges are
+ * skipped, as Kubernetes skips them, so a client's fallback is chosen.
  */
-export function negotiateOutput(ctx: RequestContext, opts: OutputOptions = {}): Serializer {
+function conversionOf(params: Record<string, string>, support: ConversionSupport | undefined): Conversion | null | undefined {
+  if (!Object.keys(params).some((p) => CONVERSION_PARAMS.has(p))) return undefined;
+  const { as: kind, g: group, v: version } = params;
+  if (!support || group !== support.metaGroup || (version !== 'v1' && version !== 'v1beta1')) return null;
+  if (kind === 'Table' && support.table) return { kind, group, version };
+  if ((kind === 'PartialObjectMetadata' || kind === 'PartialObjectMetadataList') && support.partialObjectMetadata) return { kind, group, version };
+  return null;
+}
+
+/** The serializers of a conversion: Table only as JSON or YAML (Kubernetes has no protobuf Table); metadata in any format. */
+function conversionSerializers(ctx: RequestContext, c: Conversion, streaming: boolean): Serializer[] {
+  const out: Serializer[] = streaming ? [jsonSerializer] : [jsonSerializer, yamlSerializer];
+  if (c.kind !== 'Table' && ctx.protobufMediaType) {
+    // Metadata has a protobuf form even where the kind has none (Kubernetes serves it for custom resources).
+    out.push(cachedProtobuf(ctx.protobufMediaType, c.kind === 'PartialObjectMetadataList' ? PartialObjectMetadataList : PartialObjectMetadata));
+  }
+  return out;
+}
+
+/**
+ * Picks the response serializer, and any conversion, from Accept: the first range (by q, then
+ * order) this answer can produce. Ranges with parameters we do not understand, or conversions
+ * we cannot make, are skipped, so clients that list a fallback get it. Throws 406 naming the
+ * types this response could have had.
+ */
+export function negotiateOutputChoice(ctx: RequestContext, opts: OutputOptions = {}): OutputChoice {
   const candidates: Serializer[] = opts.streaming ? [jsonSerializer] : [jsonSerializer, yamlSerializer];
   const pb = protobufFor(ctx, opts.schema);
   if (pb) candidates.push(pb);
   for (const range of parseAccept(ctx.req.headers.accept)) {
-    if (Object.keys(range.params).some((p) => p !== 'charset' && p !== 'pretty' && p !== 'stream')) continue;
+    const conversion = conversionOf(range.params, opts.conversions);
+    if (conversion === null) continue;
+    if (Object.keys(range.params).some((p) => !PLAIN_PARAMS.has(p) && !CONVERSION_PARAMS.has(p))) continue;
+    if (conversion) {
+      const hit = conversionSerializers(ctx, conversion, opts.streaming ?? false).find((s) => rangeAccepts(range, s.mediaType));
+      if (hit) return { serializer: hit, conversion };
+      continue;
+    }
     const hit = candidates.find((s) => rangeAccepts(range, s.mediaType));
-    if (hit) return hit;
+    if (hit) return { serializer: hit };
   }
   throw errors.notAcceptable(candidates.map((s) => s.mediaType));
+}
+
+/** Picks the response serializer from Accept, for answers that make no conversion (see negotiateOutputChoice). */
+export function negotiateOutput(ctx: RequestContext, opts: OutputOptions = {}): Serializer {
+  return negotiateOutputChoice(ctx, opts).serializer;
 }
 
 /** Kubernetes pretty-prints for `pretty=true` and for browsers and curl when the parameter is absent. */

@@ -9,6 +9,7 @@ import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
 import type { KubeObject, StructSchema } from '../schema/index.js';
 import type { ServiceAllocators } from './allocator/types.js';
+import type { TableDefinition } from './table.js';
 
 export type { AllocationResult, ServiceAllocators, ValuePool } from './allocator/types.js';
 
@@ -122,6 +123,8 @@ export interface ViewSubresource<T extends KubeObject = KubeObject> {
   fromView(view: KubeObject, parent: T, ctx: StrategyContext): T;
   /** Validation of the view as sent (422 with the view's kind). */
   validateView?(view: KubeObject, ctx: StrategyContext): FieldError[];
+  /** The view's Table columns (Scale: Desired, Available); the default table without one. */
+  readonly table?: TableDefinition;
 }
 
 export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T>;
@@ -187,6 +190,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   readonly storedAs?: { readonly group: string; readonly resource: string };
   readonly deprecation?: Deprecation;
+  /**
+   * The Table representation (`kubectl get` columns); the default Name and Created At without one.
+   * Rows are made from the stored object, so every served version of the kind shares the table.
+   */
+  readonly table?: TableDefinition<T>;
 }
 
 export type ResourceFactory = (names: ApiNames, env: KindEnvironment) => ResourceDefinition;

@@ -4,3 +4,4 @@ export * from './meta.js';
 export * from './meta-status.js';
 export * from './meta-discovery.js';
 export * from './meta-condition.js';
+export * from './meta-partial.js';

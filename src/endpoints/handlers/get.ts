@@ -1,13 +1,23 @@
-/** GET of one object (or of a subresource that shows the whole object, like status). */
-import { toServedText } from '../conversion.js';
+/** GET of one object (or of a subresource that shows the whole object, like status), or its Table row. */
+import { toServed, toServedText } from '../conversion.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondText } from '../respond.js';
+import { negotiateOutputChoice, respondText } from '../respond.js';
 import { QueryParams } from '../params.js';
+import type { KubeObject } from '../../schema/index.js';
+import { conversionSupport, convertObject } from '../transform/convert.js';
+import { optionsFor, respondConverted, tableContext } from '../transform/respond-converted.js';
 
 export async function handleGet(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
+  const choice = negotiateOutputChoice(ctx, { schema: ep.def.schema, conversions: conversionSupport(ep) });
   const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
-  respondText(ctx, 200, toServedText(ep, entry.object), ep.def.schema);
+  if (!choice.conversion) {
+    respondText(ctx, 200, toServedText(ep, entry.object), ep.def.schema);
+    return;
+  }
+  const stored = entry.object.parse<KubeObject>();
+  const value = convertObject(ep.def.table, { stored, served: () => toServed(ep, stored) }, choice.conversion, optionsFor(ctx, choice), tableContext(ep));
+  respondConverted(ctx, 200, choice, value);
 }

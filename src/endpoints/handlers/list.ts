@@ -1,5 +1,5 @@
 /** GET of a collection: a `<Kind>List`, one page of it with `limit`; JSON is written from stored JSON text. */
-import { toServedText } from '../conversion.js';
+import { toServed, toServedText } from '../conversion.js';
 import { writeBody } from '../../http/respond.js';
 import { jsonSerializer } from '../../machinery/codec/serializers.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
@@ -8,14 +8,18 @@ import type { ListResult } from '../../registry/store-reads.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { isPretty, negotiateOutput } from '../respond.js';
+import { isPretty, negotiateOutputChoice } from '../respond.js';
+import type { KubeObject } from '../../schema/index.js';
+import { conversionSupport, convertList, type SourceObject } from '../transform/convert.js';
+import { optionsFor, respondConverted, tableContext } from '../transform/respond-converted.js';
 import { listSchemaFor } from '../list-schema.js';
 import { QueryParams } from '../params.js';
 import { withRequestTimeout } from './timeout.js';
 
 export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
-  const serializer = negotiateOutput(ctx, { schema: listSchemaFor(ep.def) });
+  const choice = negotiateOutputChoice(ctx, { schema: listSchemaFor(ep.def), conversions: conversionSupport(ep) });
+  const { serializer } = choice;
   const labels = q.labelSelector();
   const fields = q.fieldSelector(ep.def);
   const limit = q.int('limit', { min: 0 });
@@ -37,6 +41,15 @@ export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info
       ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
     }),
   );
+  if (choice.conversion) {
+    const sources = result.items.map((e): SourceObject => {
+      const stored = e.object.parse<KubeObject>();
+      return { stored, served: () => toServed(ep, stored) };
+    });
+    const value = convertList(ep.def.table, listKindOf(ep.def), sources, listMeta(result), choice.conversion, optionsFor(ctx, choice), tableContext(ep));
+    respondConverted(ctx, 200, choice, value);
+    return;
+  }
   const pretty = isPretty(ctx);
   ctx.statusCode = 200;
   if (serializer === jsonSerializer && !pretty) {

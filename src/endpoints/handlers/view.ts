@@ -11,7 +11,9 @@ import { DecodeError, decodeObject, type KubeObject } from '../../schema/index.j
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondValue } from '../respond.js';
+import { negotiateOutputChoice, respondValue } from '../respond.js';
+import { conversionSupport, convertObject } from '../transform/convert.js';
+import { optionsFor, respondConverted, tableContext } from '../transform/respond-converted.js';
 import { QueryParams } from '../params.js';
 import { bodyProblems, readRequestValue, strictBodyError } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
@@ -57,8 +59,16 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
   const sctx = viewContext(ctx, ep, info);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   if (info.verb === 'get') {
+    const choice = negotiateOutputChoice(ctx, { schema: sub.schema, conversions: conversionSupport(ep) });
     const entry = await ep.store.get(info.namespace, info.name, q.string('resourceVersion'), ctx.signal);
-    respondValue(ctx, 200, sub.toView(entry.object.parse<KubeObject>(), sctx), sub.schema);
+    const view = sub.toView(entry.object.parse<KubeObject>(), sctx);
+    if (!choice.conversion) {
+      respondValue(ctx, 200, view, sub.schema);
+      return;
+    }
+    // The view's own table (Scale: Desired, Available), as Kubernetes prints a Scale.
+    const value = convertObject(sub.table, { stored: view, served: () => view }, choice.conversion, optionsFor(ctx, choice), tableContext(ep));
+    respondConverted(ctx, 200, choice, value);
     return;
   }
   const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';

@@ -4,7 +4,7 @@
  * Headers go out at once; the stream ends at timeoutSeconds, when the client leaves, or when the
  * watcher falls too far behind (the client then resumes from its last resourceVersion).
  */
-import { toServedText } from '../conversion.js';
+import { toServed, toServedText } from '../conversion.js';
 import { once } from 'node:events';
 import { setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
@@ -13,9 +13,12 @@ import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { isProtobuf, negotiateOutput } from '../respond.js';
+import { isProtobuf, negotiateOutputChoice, type Conversion } from '../respond.js';
+import { conversionSupport, convertObject } from '../transform/convert.js';
+import { optionsFor, tableContext } from '../transform/respond-converted.js';
+import type { TableOptions } from '../transform/table-options.js';
 import { encodeProtobufObject, encodeWatchEvent, frame } from '../../machinery/codec/protobuf/index.js';
-import { Status } from '../../schema/index.js';
+import { PartialObjectMetadata, Status, type KubeObject } from '../../schema/index.js';
 import { QueryParams } from '../params.js';
 
 /** Bytes a watch response may buffer before its writer waits for the client to read. */
@@ -23,9 +26,11 @@ const HIGH_WATER_BYTES = 1 << 20;
 
 export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
-  const serializer = negotiateOutput(ctx, { streaming: true, schema: ep.def.schema });
+  const choice = negotiateOutputChoice(ctx, { streaming: true, schema: ep.def.schema, conversions: conversionSupport(ep) });
+  const { serializer, conversion } = choice;
   const protobuf = isProtobuf(ctx, serializer);
-  const encodeEvent = protobuf ? (item: WatchItem) => eventFrame(ep, item) : (item: WatchItem) => eventLine(ep, item);
+  let encodeEvent: (item: WatchItem) => string | Buffer = protobuf ? (item) => eventFrame(ep, item) : (item) => eventLine(ep, item);
+  if (conversion) encodeEvent = convertedEvents(ep, conversion, optionsFor(ctx, choice), protobuf);
   const labels = q.labelSelector();
   let fields = q.fieldSelector(ep.def);
   if (info.name) {
@@ -123,4 +128,25 @@ function eventFrame(ep: ResourceEndpoint, item: WatchItem): Buffer {
   const bytes = build();
   item.memo.set(key, bytes);
   return bytes;
+}
+
+/**
+ * Events whose objects are converted: each a one-row Table (column definitions in the first event
+ * only, as Kubernetes sends them) or the object's metadata. Errors stay Status objects. A list
+ * conversion cannot apply to one object; those events carry the object itself, as in Kubernetes.
+ */
+function convertedEvents(ep: ResourceEndpoint, conversion: Conversion, first: TableOptions, protobuf: boolean): (item: WatchItem) => string | Buffer {
+  let options = first;
+  return (item) => {
+    let value: unknown = item.object.parse();
+    if (item.type !== 'ERROR') {
+      const stored = value as KubeObject;
+      const served = (): KubeObject => (item.type === 'BOOKMARK' ? stored : toServed(ep, stored));
+      value = conversion.kind === 'PartialObjectMetadataList' ? served() : convertObject(ep.def.table, { stored, served }, conversion, options, tableContext(ep));
+      if (conversion.kind === 'Table') options = { ...options, noHeaders: true };
+    }
+    if (!protobuf) return `{"type":"${item.type}","object":${JSON.stringify(value)}}\n`;
+    const schema = item.type === 'ERROR' ? Status : conversion.kind === 'PartialObjectMetadataList' ? ep.def.schema : PartialObjectMetadata;
+    return frame(encodeWatchEvent(item.type, encodeProtobufObject(schema, value)));
+  };
 }

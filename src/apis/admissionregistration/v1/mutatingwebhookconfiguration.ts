@@ -7,6 +7,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { MutatingWebhook } from './types.js';
 import { CREATE_OPTIONS, defaultWebhook, updateOptions, validateWebhooks } from './validation.js';
+import { webhookConfigurationTable } from './webhook-table.js';
 
 export const MutatingWebhookConfigurationSchema = t.struct('admissionregistration.v1.MutatingWebhookConfiguration', {
   ...objectHeader,
@@ -25,6 +26,7 @@ export const mutatingWebhookConfigurationResource = defineResource<MutatingWebho
   namespaced: false,
   categories: ['api-extensions'],
   schema: MutatingWebhookConfigurationSchema,
+  table: webhookConfigurationTable,
   fixture: () => ({
     webhooks: [
       {

@@ -7,6 +7,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { ValidatingWebhook } from './types.js';
 import { CREATE_OPTIONS, defaultWebhook, updateOptions, validateWebhooks } from './validation.js';
+import { webhookConfigurationTable } from './webhook-table.js';
 
 export const ValidatingWebhookConfigurationSchema = t.struct('admissionregistration.v1.ValidatingWebhookConfiguration', {
   ...objectHeader,
@@ -25,6 +26,7 @@ export const validatingWebhookConfigurationResource = defineResource<ValidatingW
   namespaced: false,
   categories: ['api-extensions'],
   schema: ValidatingWebhookConfigurationSchema,
+  table: webhookConfigurationTable,
   fixture: () => ({
     webhooks: [
       {

@@ -7,6 +7,7 @@ import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-e
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { controllerRevisionTable } from './tables.js';
 
 export const ControllerRevisionSchema = t.struct('apps.v1.ControllerRevision', {
   ...objectHeader,
@@ -31,6 +32,7 @@ export const controllerRevisionResource = defineResource<ControllerRevision>(() 
   singular: 'controllerrevision',
   namespaced: true,
   schema: ControllerRevisionSchema,
+  table: controllerRevisionTable,
   fixture: () => ({ data: { spec: { template: { metadata: { labels: { app: 'web' } } } } }, revision: 1 }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

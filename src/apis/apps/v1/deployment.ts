@@ -15,6 +15,7 @@ import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
 import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
 import { validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
+import { deploymentTable } from './tables.js';
 
 export const RollingUpdateDeployment = t.struct('apps.v1.RollingUpdateDeployment', {
   maxUnavailable: t.field(1, t.intOrString(), {
@@ -176,6 +177,7 @@ export const deploymentResource = defineResource<Deployment>((names) => ({
   shortNames: ['deploy'],
   categories: ['all'],
   schema: DeploymentSchema,
+  table: deploymentTable,
   fixture: () => ({
     spec: {
       selector: { matchLabels: { app: 'web' } },

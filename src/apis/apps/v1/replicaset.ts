@@ -14,6 +14,7 @@ import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
 import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
 import { validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
+import { replicaSetTable } from './tables.js';
 
 export const ReplicaSetSpec = t.struct('apps.v1.ReplicaSetSpec', {
   replicas: t.field(1, t.int32(), { pointer: true, description: 'The desired number of pods. Default 1; zero is kept.' }),
@@ -65,6 +66,7 @@ export const replicaSetResource = defineResource<ReplicaSet>((names) => ({
   shortNames: ['rs'],
   categories: ['all'],
   schema: ReplicaSetSchema,
+  table: replicaSetTable,
   fixture: () => ({
     spec: {
       selector: { matchLabels: { app: 'web' } },

@@ -10,6 +10,7 @@ import { labelSelectorFromStructured, type StructuredLabelSelector } from '../..
 import type { ViewSubresource } from '../../../registry/define-resource.js';
 import type { KubeObject, LabelSelector } from '../../../schema/index.js';
 import { ScaleSchema, type Scale } from '../../autoscaling/v1/scale.js';
+import { scaleTable } from './tables.js';
 
 /** What a kind needs to be scalable. */
 export interface Scalable extends KubeObject {
@@ -28,6 +29,7 @@ export function scaleSubresource<T extends Scalable>(names: ApiNames, resource: 
     verbs: ['get', 'patch', 'update'],
     view: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
     schema: ScaleSchema,
+    table: scaleTable,
     toView(parent) {
       const m = parent.metadata;
       const replicas = parent.spec.replicas ?? 0;

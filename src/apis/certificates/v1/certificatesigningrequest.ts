@@ -10,6 +10,7 @@ import { defineResource, type PartialSubresource, type StrategyContext } from '.
 import { statusSubresource } from '../../../registry/subresources.js';
 import { CertificateSigningRequestSchema, type CertificateSigningRequest, type CsrCondition } from './types.js';
 import { csrValidationOptions, validateCsr, validateCsrUpdate } from './validation.js';
+import { csrTable } from './csr-table.js';
 
 const formatTime = (d: Date): string => `${d.toISOString().slice(0, 19)}Z`;
 
@@ -76,6 +77,7 @@ export const certificateSigningRequestResource = defineResource<CertificateSigni
   namespaced: false,
   shortNames: ['csr'],
   schema: CertificateSigningRequestSchema,
+  table: csrTable,
   fixture: () => ({
     spec: {
       request: Buffer.from(FIXTURE_REQUEST).toString('base64'),

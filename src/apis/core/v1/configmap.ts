@@ -5,6 +5,7 @@ import { nameValidators } from '../../../machinery/name-validation.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { MAX_DATA_BYTES, validateConfigKey } from './config-key.js';
+import { configMapTable } from './tables.js';
 
 export const ConfigMapSchema = t.struct('core.v1.ConfigMap', {
   ...objectHeader,
@@ -49,6 +50,7 @@ export const configMapResource = defineResource<ConfigMap>(() => ({
   namespaced: true,
   shortNames: ['cm'],
   schema: ConfigMapSchema,
+  table: configMapTable,
   fixture: () => ({ data: { key: 'value' }, binaryData: { bin: Buffer.from('bytes').toString('base64') } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

@@ -7,6 +7,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { ObjectMeta, objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { CORE_EVENT_FIELDS, eventSelectableFields, validateEventCreate, validateEventUpdate } from './event-validation.js';
 import { ObjectReference } from './types/index.js';
+import { eventTable } from './event-table.js';
 
 export const EventSource = t.struct('core.v1.EventSource', {
   component: t.field(1, t.string(), { description: 'The component that reported the event.' }),
@@ -47,6 +48,7 @@ export const eventResource = defineResource<Event>(() => ({
   namespaced: true,
   shortNames: ['ev'],
   schema: EventSchema,
+  table: eventTable,
   fixture: () => ({
     involvedObject: { kind: 'Pod', namespace: 'fixture', name: 'fixture' },
     eventTime: '2024-01-02T03:04:05.123456Z',

@@ -9,6 +9,7 @@ import { isQualifiedName, nameValidators } from '../../../machinery/name-validat
 import { defineResource, type PartialSubresource } from '../../../registry/define-resource.js';
 import { statusSubresource } from '../../../registry/subresources.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { namespaceTable } from './tables.js';
 
 export const NamespaceCondition = t.struct('core.v1.NamespaceCondition', {
   type: t.required(1, t.string(), { always: true }),
@@ -88,6 +89,7 @@ export const namespaceResource = defineResource<Namespace>((names) => ({
   shortNames: ['ns'],
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   schema: NamespaceSchema,
+  table: namespaceTable,
   fixture: () => ({ spec: {} }),
   strategy: {
     nameValidator: nameValidators.dnsLabel,

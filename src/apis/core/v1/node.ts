@@ -15,6 +15,7 @@ import { validateConfigKey } from './config-key.js';
 import { ResourceList, Taint } from './types/index.js';
 import { validateResourceQuantityValue } from './validation/resources.js';
 import { validateTaints } from './validation/scheduling.js';
+import { nodeTable } from './node-table.js';
 
 export const NODE_PHASES = ['Pending', 'Running', 'Terminated'] as const;
 
@@ -246,6 +247,7 @@ export const nodeResource = defineResource<Node>((names) => ({
   namespaced: false,
   shortNames: ['no'],
   schema: NodeSchema,
+  table: nodeTable,
   fixture: () => ({ spec: { podCIDRs: ['10.244.0.0/24'] }, status: { capacity: { cpu: '2', memory: '4Gi', pods: '110' } } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

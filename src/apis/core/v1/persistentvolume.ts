@@ -17,6 +17,7 @@ import { PERSISTENT_VOLUME_SOURCE_KEYS, PersistentVolumeSource, type PersistentV
 import { validateBasicResource, validatePositiveQuantity } from './validation/resources.js';
 import { validateNodeSelector } from './validation/scheduling.js';
 import { sourceValidators } from './validation/volume-sources.js';
+import { persistentVolumeTable } from './tables.js';
 
 export const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'] as const;
 export const PV_PHASES = ['Available', 'Bound', 'Failed', 'Pending', 'Released'] as const;
@@ -192,6 +193,7 @@ export const persistentVolumeResource = defineResource<PersistentVolume>((names)
   namespaced: false,
   shortNames: ['pv'],
   schema: PersistentVolumeSchema,
+  table: persistentVolumeTable,
   fixture: () => ({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/fixture' } } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

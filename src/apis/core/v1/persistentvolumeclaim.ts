@@ -14,6 +14,7 @@ import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { AccessModeList, PersistentVolumeClaimSpec, ResourceList } from './types/index.js';
 import { validatePersistentVolumeClaimSpec } from './validation/claim-spec.js';
 import { quantityOf, validateBasicResource } from './validation/resources.js';
+import { persistentVolumeClaimTable } from './tables.js';
 
 export const PVC_PHASES = ['Bound', 'Lost', 'Pending'] as const;
 export const RESIZE_STATUSES = ['', 'ControllerExpansionFailed', 'ControllerExpansionInProgress', 'NodeExpansionFailed', 'NodeExpansionInProgress', 'NodeExpansionPending'] as const;
@@ -140,6 +141,7 @@ export const persistentVolumeClaimResource = defineResource<PersistentVolumeClai
   namespaced: true,
   shortNames: ['pvc'],
   schema: PersistentVolumeClaimSchema,
+  table: persistentVolumeClaimTable,
   fixture: () => ({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

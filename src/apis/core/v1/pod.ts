@@ -12,6 +12,7 @@ import { PodSpec } from './pod/pod-spec.js';
 import { PodStatus } from './pod/pod-status.js';
 import { podQOSClass } from './pod/qos.js';
 import { validatePodCreate, validatePodSpecRules, validatePodStatusUpdate, validatePodUpdate } from './pod/validation/pod.js';
+import { podTable } from './pod/table.js';
 
 export const PodSchema = t.struct('core.v1.Pod', {
   ...objectHeader,
@@ -33,6 +34,7 @@ export const podResource = defineResource<Pod>((names) => {
     shortNames: ['po'],
     categories: ['all'],
     schema: PodSchema,
+    table: podTable,
     fixture: () => ({ spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } }),
     strategy: {
       nameValidator: nameValidators.dnsSubdomain,

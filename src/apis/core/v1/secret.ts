@@ -9,6 +9,7 @@ import { nameValidators } from '../../../machinery/name-validation.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { MAX_DATA_BYTES, validateConfigKey } from './config-key.js';
+import { secretTable } from './tables.js';
 
 export const SecretSchema = t.struct('core.v1.Secret', {
   ...objectHeader,
@@ -133,6 +134,7 @@ export const secretResource = defineResource<Secret>((names) => ({
   singular: 'secret',
   namespaced: true,
   schema: SecretSchema,
+  table: secretTable,
   fixture: () => ({ type: 'Opaque', data: { password: Buffer.from('s3cret').toString('base64') } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

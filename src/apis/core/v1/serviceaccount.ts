@@ -6,6 +6,7 @@ import { nameValidators } from '../../../machinery/name-validation.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { LocalObjectReference, ObjectReference } from './types/index.js';
+import { serviceAccountTable } from './tables.js';
 
 export const ServiceAccountSchema = t.struct('core.v1.ServiceAccount', {
   ...objectHeader,
@@ -36,6 +37,7 @@ export const serviceAccountResource = defineResource<ServiceAccount>(() => ({
   namespaced: true,
   shortNames: ['sa'],
   schema: ServiceAccountSchema,
+  table: serviceAccountTable,
   fixture: () => ({ automountServiceAccountToken: false }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

@@ -11,6 +11,7 @@ import { isDns1123Label, isDns1123Subdomain, isValidLabelValue, nameValidators }
 import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type Infer, type ObjectOf } from '../../../schema/index.js';
 import { ObjectReference, validateDns1123Label, validateNonSpecialIP, validateQualifiedName } from '../../core/v1/types/index.js';
+import { endpointSliceTable } from './endpointslice-table.js';
 
 const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'] as const;
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'] as const;
@@ -191,6 +192,7 @@ export const endpointSliceResource = defineResource<EndpointSlice>((names) => ({
   singular: 'endpointslice',
   namespaced: true,
   schema: EndpointSliceSchema,
+  table: endpointSliceTable,
   fixture: () => ({ addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }], ports: [{ name: 'http', port: 80 }] }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

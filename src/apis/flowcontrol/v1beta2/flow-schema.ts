@@ -8,6 +8,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { DISTINGUISHER_METHODS, flowcontrolSchemas, SUBJECT_KINDS, type FlowSchema, type FlowSchemaSpec } from '../types.js';
 import { flowcontrolStatus, validateConditions } from './conditions.js';
 import { MANDATORY_FLOW_SCHEMAS, semanticallyEqual } from './mandatory.js';
+import { flowSchemaTable } from './tables.js';
 
 export const DEFAULT_MATCHING_PRECEDENCE = 1000;
 export const MAX_MATCHING_PRECEDENCE = 10000;
@@ -156,6 +157,7 @@ export const flowSchemaResource = defineResource<FlowSchema>((names) => ({
   singular: 'flowschema',
   namespaced: false,
   schema: flowcontrolSchemas('v1beta2').FlowSchema,
+  table: flowSchemaTable,
   fixture: () => ({
     spec: {
       priorityLevelConfiguration: { name: 'global-default' },

@@ -14,6 +14,7 @@ import {
 } from '../types.js';
 import { validateConditions, flowcontrolStatus } from './conditions.js';
 import { MANDATORY_PRIORITY_LEVELS, semanticallyEqual } from './mandatory.js';
+import { priorityLevelConfigurationTable } from './tables.js';
 
 export const DEFAULT_ASSURED_CONCURRENCY_SHARES = 30;
 export const DEFAULT_QUEUES = 64;
@@ -120,6 +121,7 @@ export const priorityLevelConfigurationResource = defineResource<PriorityLevelCo
   singular: 'prioritylevelconfiguration',
   namespaced: false,
   schema: flowcontrolSchemas('v1beta2').PriorityLevelConfiguration,
+  table: priorityLevelConfigurationTable,
   fixture: () => ({ spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: {} } } } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

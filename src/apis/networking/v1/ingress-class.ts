@@ -10,6 +10,7 @@ import type { ApiNames } from '../../../machinery/api-names.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type Infer, type ObjectOf } from '../../../schema/index.js';
 import { validateDomainPrefixedPath } from './rules.js';
+import { ingressClassTable } from './tables.js';
 
 export const MAX_CONTROLLER_LENGTH = 250;
 export const PARAMETERS_SCOPES = ['Cluster', 'Namespace'] as const;
@@ -101,6 +102,7 @@ export const ingressClassResource = defineResource<IngressClass>((names) => ({
   singular: 'ingressclass',
   namespaced: false,
   schema: IngressClassSchema,
+  table: ingressClassTable,
   fixture: () => ({ spec: { controller: 'example.com/ingress-controller' } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

@@ -20,6 +20,7 @@ import {
   type IngressSpec,
 } from './ingress-types.js';
 import { isIpSloppy, isValidPortName, isValidPortNum, isWildcardDns1123Subdomain } from './rules.js';
+import { ingressTable } from './tables.js';
 
 export * from './ingress-types.js';
 
@@ -162,6 +163,7 @@ export const ingressResource = defineResource<Ingress>((names) => ({
   namespaced: true,
   shortNames: ['ing'],
   schema: IngressSchema,
+  table: ingressTable,
   fixture: () => ({ spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } } }),
   strategy: {
     nameValidator: nameValidators.dnsSubdomain,

@@ -7,6 +7,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { RoleRef, Subject } from './types.js';
 import { defaultBinding, rbacGroup, validateRoleRef, validateRoleRefUnchanged, validateSubjects } from './validation.js';
+import { bindingTable } from './tables.js';
 
 export const ClusterRoleBindingSchema = t.struct('rbac.v1.ClusterRoleBinding', {
   ...objectHeader,
@@ -25,6 +26,7 @@ export const clusterRoleBindingResource = defineResource<ClusterRoleBinding>((na
   singular: 'clusterrolebinding',
   namespaced: false,
   schema: ClusterRoleBindingSchema,
+  table: bindingTable,
   fixture: () => ({ roleRef: { apiGroup: rbacGroup(names), kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'Group', name: 'readers' }] }),
   strategy: {
     nameValidator: nameValidators.pathSegment,

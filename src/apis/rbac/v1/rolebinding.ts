@@ -7,6 +7,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { RoleRef, Subject } from './types.js';
 import { defaultBinding, rbacGroup, validateRoleRef, validateRoleRefUnchanged, validateSubjects } from './validation.js';
+import { bindingTable } from './tables.js';
 
 export const RoleBindingSchema = t.struct('rbac.v1.RoleBinding', {
   ...objectHeader,
@@ -25,6 +26,7 @@ export const roleBindingResource = defineResource<RoleBinding>((names) => ({
   singular: 'rolebinding',
   namespaced: true,
   schema: RoleBindingSchema,
+  table: bindingTable,
   fixture: () => ({ roleRef: { apiGroup: rbacGroup(names), kind: 'Role', name: 'reader' }, subjects: [{ kind: 'ServiceAccount', name: 'default' }] }),
   strategy: {
     nameValidator: nameValidators.pathSegment,

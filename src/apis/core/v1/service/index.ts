@@ -12,6 +12,7 @@ import { dropExternalNameLeftovers, dropTypeDependentFields, normalizeClusterIPs
 import { ServiceSchema, type Service } from './schema.js';
 import { validateService, validateServiceStatus, validateServiceUpdate } from './validation.js';
 import { serviceWarnings } from './warnings.js';
+import { serviceTable } from './table.js';
 
 export { ServiceSchema, type Service } from './schema.js';
 
@@ -25,6 +26,7 @@ export const serviceResource = defineResource<Service>((_names, env) => ({
   shortNames: ['svc'],
   categories: ['all'],
   schema: ServiceSchema,
+  table: serviceTable,
   fixture: () => ({ spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] } }),
   strategy: {
     nameValidator: nameValidators.dns1035Label,

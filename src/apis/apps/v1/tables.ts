@@ -1,0 +1,81 @@
+/** Table columns of the apps/v1 kinds (Deployment, ReplicaSet, ControllerRevision) and of the Scale view. */
+import { parseApiVersion } from '../../../machinery/gvk.js';
+import { containerCells, formatLabelSelector, selectorText } from '../../../registry/table-format.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import type { KubeObject, LabelSelector } from '../../../schema/index.js';
+
+type Replicated = KubeObject & {
+  spec?: { replicas?: number; selector?: LabelSelector; template?: { spec?: { containers?: { name?: string; image?: string }[] } } };
+  status?: { replicas?: number; readyReplicas?: number; updatedReplicas?: number; availableReplicas?: number };
+};
+
+const wideTemplateColumns = [
+  column('Containers', 'Names of each container in the template.', { priority: 1 }),
+  column('Images', 'Images referenced by each container in the template.', { priority: 1 }),
+  column('Selector', 'The label selector of the pods it manages', { priority: 1 }),
+];
+
+export const deploymentTable = defineTable<Replicated>({
+  columns: [
+    nameColumn,
+    column('Ready', 'Number of the pod with ready state'),
+    column('Up-to-date', 'How many pods run the current template'),
+    column('Available', 'How many pods have been ready for at least minReadySeconds'),
+    ageColumn,
+    ...wideTemplateColumns,
+  ],
+  cells: (d, ctx) => [
+    d.metadata.name ?? '',
+    `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
+    d.status?.updatedReplicas ?? 0,
+    d.status?.availableReplicas ?? 0,
+    age(d, ctx),
+    ...containerCells(d.spec?.template?.spec?.containers),
+    selectorText(d.spec?.selector),
+  ],
+});
+
+export const replicaSetTable = defineTable<Replicated>({
+  columns: [
+    nameColumn,
+    column('Desired', 'How many pods are wanted', { type: 'integer' }),
+    column('Current', 'How many pods exist', { type: 'integer' }),
+    column('Ready', 'How many pods are ready', { type: 'integer' }),
+    ageColumn,
+    ...wideTemplateColumns,
+  ],
+  cells: (rs, ctx) => [
+    rs.metadata.name ?? '',
+    rs.spec?.replicas ?? 0,
+    rs.status?.replicas ?? 0,
+    rs.status?.readyReplicas ?? 0,
+    age(rs, ctx),
+    ...containerCells(rs.spec?.template?.spec?.containers),
+    formatLabelSelector(rs.spec?.selector),
+  ],
+});
+
+/** The controller as `kind.group/name` (lowercase kind), `<none>` without one. */
+function controllerOf(obj: KubeObject): string {
+  const ref = (obj.metadata.ownerReferences ?? []).find((r) => r.controller);
+  if (!ref) return '<none>';
+  const { group } = parseApiVersion(ref.apiVersion ?? '');
+  const kind = group ? `${ref.kind}.${group}` : ref.kind;
+  return kind ? `${kind.toLowerCase()}/${ref.name}` : ref.name;
+}
+
+export const controllerRevisionTable = defineTable<KubeObject & { revision?: number }>({
+  columns: [nameColumn, column('Controller', 'Controller of the object'), column('Revision', 'The revision this object represents'), ageColumn],
+  cells: (cr, ctx) => [cr.metadata.name ?? '', controllerOf(cr), cr.revision ?? 0, age(cr, ctx)],
+});
+
+/** The Scale view (`/scale`): desired and current replicas. Its Name column has no name format, as in Kubernetes. */
+export const scaleTable = defineTable<KubeObject & { spec?: { replicas?: number }; status?: { replicas?: number } }>({
+  columns: [
+    { name: 'Name', type: 'string', description: nameColumn.description },
+    column('Desired', 'The desired number of replicas', { type: 'integer' }),
+    column('Available', 'The current number of replicas', { type: 'integer' }),
+    ageColumn,
+  ],
+  cells: (s, ctx) => [s.metadata.name ?? '', s.spec?.replicas ?? 0, s.status?.replicas ?? 0, age(s, ctx)],
+});

@@ -1,0 +1,27 @@
+/** EndpointSlice columns: ADDRESSTYPE, PORTS and ENDPOINTS (three of each, then how many more). */
+import { listWithMore } from '../../../registry/table-format.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import type { KubeObject } from '../../../schema/index.js';
+
+type EndpointSliceShape = KubeObject & {
+  addressType?: string;
+  ports?: { port?: number | null; name?: string | null }[];
+  endpoints?: { addresses?: string[] }[];
+};
+
+export const endpointSliceTable = defineTable<EndpointSliceShape>({
+  columns: [
+    nameColumn,
+    column('AddressType', 'The type of the addresses: IPv4, IPv6 or FQDN'),
+    column('Ports', 'The ports of the endpoints'),
+    column('Endpoints', 'The addresses of the endpoints'),
+    ageColumn,
+  ],
+  cells: (es, ctx) => [
+    es.metadata.name ?? '',
+    es.addressType ?? '',
+    listWithMore((es.ports ?? []).map((p) => (typeof p.port === 'number' ? String(p.port) : p.name != null ? p.name : '*'))),
+    listWithMore((es.endpoints ?? []).flatMap((e) => e.addresses ?? [])),
+    age(es, ctx),
+  ],
+});
