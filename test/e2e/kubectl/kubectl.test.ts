@@ -153,16 +153,21 @@ describe.skipIf(found.length === 0)('kubectl under --api-domain=k8s.io, every in
       it('get -w prints the list, then what changes', async () => {
         ok(await kc('create', 'configmap', 'w1', '--from-literal=a=1'));
         ok(await kc('label', 'cm', 'w1', 'watched=yes'));
-        const watch = bg('get', 'cm', '-l', 'watched=yes', '-w', '-o', 'name');
+        const names = bg('get', 'cm', '-l', 'watched=yes', '-w', '-o', 'name');
+        // The default output: a Table for the list, then one-row Tables from the watch.
+        const table = bg('get', 'cm', '-l', 'watched=yes', '-w');
         try {
           // The list part comes first; what comes after can only arrive through the watch.
-          await watch.until('configmap/w1');
-          const c = await http('POST', core('configmaps'), { metadata: { name: 'w2', labels: { watched: 'yes' } } });
+          await names.until('configmap/w1');
+          await table.until(/^NAME\s+DATA\s+AGE\nw1\s+1\s+\d+s\n/);
+          const c = await http('POST', core('configmaps'), { metadata: { name: 'w2', labels: { watched: 'yes' } }, data: { a: '1', b: '2' } });
           expect(c.status, c.text).toBe(201);
-          await watch.until('configmap/w2');
-          expect(watch.running()).toBe(true);
+          await names.until('configmap/w2');
+          await table.until(/^w2\s+2\s+\d+s$/m);
+          expect([names.running(), table.running()]).toEqual([true, true]);
         } finally {
-          watch.kill();
+          names.kill();
+          table.kill();
         }
       });
 
