@@ -7,6 +7,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The skip summary prints last: which tests did not run, and why.
+    reporters: ['default', './test/reporters/skip-summary.ts'],
   },
 });

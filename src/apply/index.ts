@@ -22,3 +22,4 @@ export {
 } from './managed-fields.js';
 export { FieldManager, MAX_UPDATE_MANAGERS, type FieldManagerOptions, type WriteRequest, type ApplyRequest } from './field-manager.js';
 export { validateFieldManager, managerFromUserAgent, FIELD_MANAGER_MAX_LENGTH } from './manager-name.js';
+export { viewEntriesFromParent, parentEntriesFromView, type ViewFieldMapping } from './view-fields.js';

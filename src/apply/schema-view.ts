@@ -5,7 +5,7 @@
  * preserveUnknownFields) are deduced from the value: objects are granular maps, lists are atomic.
  * Pure.
  */
-import { resolveSchema, type FieldSpec, type ListSchema, type Schema } from '../schema/dsl.js';
+import { resolveSchema, type FieldSpec, type ListSchema, type Schema, type StructSchema } from '../schema/dsl.js';
 import { pe, type PathElement } from './path.js';
 import { isObject, isScalar, type JsonScalar } from './value.js';
 
@@ -13,7 +13,8 @@ import { isObject, isScalar, type JsonScalar } from './value.js';
 export const DEDUCED = Symbol('deduced');
 export type TypeRef = Schema | typeof DEDUCED;
 
-export type ScalarKind = 'numeric' | 'string' | 'boolean' | 'untyped';
+/** `any` is a whole JSON value of any shape taken as one leaf (Kubernetes' `__untyped_atomic_`). */
+export type ScalarKind = 'numeric' | 'string' | 'boolean' | 'untyped' | 'any';
 
 export type Atom =
   | { readonly kind: 'scalar'; readonly scalar: ScalarKind }
@@ -36,6 +37,7 @@ export type Atom =
 const DEDUCED_MAP: Atom = { kind: 'map', atomic: false, fields: undefined, element: DEDUCED };
 const DEDUCED_LIST: Atom = { kind: 'list', atomic: true, keys: [], element: DEDUCED };
 const UNTYPED: Atom = { kind: 'scalar', scalar: 'untyped' };
+const UNTYPED_ATOMIC: Atom = { kind: 'scalar', scalar: 'any' };
 
 function deduce(value: unknown): Atom {
   if (Array.isArray(value)) return DEDUCED_LIST;
@@ -75,7 +77,9 @@ export function atomOf(ref: TypeRef, value?: unknown): Atom {
     case 'quantity':
       return UNTYPED;
     case 'raw':
-      return deduce(value);
+      // Kubernetes' apply schema makes a RawExtension one atomic value (ControllerRevision.data is
+      // replaced whole, never merged); other free-form JSON is deduced from its shape.
+      return s.name === 'runtime.RawExtension' ? UNTYPED_ATOMIC : deduce(value);
     case 'map':
       return { kind: 'map', atomic: s.mapType === 'atomic', fields: undefined, element: s.values };
     case 'list':
@@ -88,7 +92,27 @@ export function atomOf(ref: TypeRef, value?: unknown): Atom {
 /** The type of a map's entry: its named field's schema, else the element type. */
 export function entryType(atom: Extract<Atom, { kind: 'map' }>, key: string): TypeRef | undefined {
   const field = atom.fields && Object.prototype.hasOwnProperty.call(atom.fields, key) ? atom.fields[key] : undefined;
-  return field ? field.schema : atom.element;
+  if (!field) return atom.element;
+  return field.structType ? withStructType(field.schema, field.structType) : field.schema;
+}
+
+const overridden = new WeakMap<object, Map<string, StructSchema>>();
+
+/**
+ * The field's struct seen with the structType the field gives it. Only apply sees this copy; it is
+ * made once per struct and topology, so atoms compare and cache as usual.
+ */
+function withStructType(ref: Schema, structType: NonNullable<FieldSpec['structType']>): Schema {
+  const s = resolveSchema(ref);
+  if (s.type !== 'object' || s.structType === structType || (structType === 'granular' && !s.structType)) return ref;
+  const copies = overridden.get(s) ?? new Map<string, StructSchema>();
+  overridden.set(s, copies);
+  let copy = copies.get(structType);
+  if (!copy) {
+    copy = { ...s, structType };
+    copies.set(structType, copy);
+  }
+  return copy;
 }
 
 export function isNamedField(atom: Atom, e: PathElement): boolean {

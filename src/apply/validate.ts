@@ -46,6 +46,7 @@ function walk(type: TypeRef, value: unknown, path: PathElement[], errs: string[]
 }
 
 function checkScalar(atom: Extract<Atom, { kind: 'scalar' }>, value: unknown, path: PathElement[], errs: string[]): void {
+  if (atom.scalar === 'any') return;
   if (Array.isArray(value) || isObject(value)) {
     const want = atom.scalar === 'numeric' ? 'numeric (int or float)' : atom.scalar === 'untyped' ? 'scalar' : atom.scalar;
     return report(errs, path, `expected ${want}, got ${jsonKind(value)}`);

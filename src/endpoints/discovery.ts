@@ -1,10 +1,12 @@
 /**
- * Discovery documents: /api, /apis, /apis/{group}, /api/v1 and /apis/{group}/{version}. Built from
- * the registry once, since the set of served resources is fixed for the life of a server.
+ * Discovery documents: /api, /apis, /apis/{group}, /api/v1 and /apis/{group}/{version}, and the
+ * aggregated form of /api and /apis (discovery-aggregated.ts). Built from the registry once, since
+ * the set of served resources is fixed for the life of a server.
  */
 import { createHash } from 'node:crypto';
 import { ALL_VERBS } from '../registry/define-resource.js';
 import type { RegisteredResource, ResourceRegistry } from '../registry/registry.js';
+import { aggregatedDocument, type AggregatedDocument } from './discovery-aggregated-doc.js';
 
 export interface APIResource {
   name: string;
@@ -26,6 +28,8 @@ export interface DiscoveryDocuments {
   apiGroupList(): unknown;
   apiGroup(group: string): unknown | undefined;
   resourceList(group: string, version: string): unknown | undefined;
+  /** The aggregated document of /api (the core group) or /apis (every other group). */
+  aggregated(root: 'api' | 'apis'): AggregatedDocument;
 }
 
 /**
@@ -63,6 +67,15 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
 
 export function buildDiscovery(registry: ResourceRegistry): DiscoveryDocuments {
   const groups = registry.groups();
+  // One resource list per group-version, shared by the plain and the aggregated documents.
+  const entries = new Map<string, APIResource[]>();
+  const entriesOf = (group: string, version: string): APIResource[] => {
+    const key = `${group}/${version}`;
+    let list = entries.get(key);
+    if (!list) entries.set(key, (list = resourceEntries(registry.inGroupVersion(group, version))));
+    return list;
+  };
+  const aggregated = new Map<'api' | 'apis', AggregatedDocument>();
   const gv = (group: string, version: string): string => (group ? `${group}/${version}` : version);
   const groupDoc = (name: string, versions: string[]) => ({
     name,
@@ -83,9 +96,17 @@ export function buildDiscovery(registry: ResourceRegistry): DiscoveryDocuments {
       return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g.name, g.versions) } : undefined;
     },
     resourceList(group, version) {
-      const resources = registry.inGroupVersion(group, version);
+      const resources = entriesOf(group, version);
       if (resources.length === 0) return undefined;
-      return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv(group, version), resources: resourceEntries(resources) };
+      return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv(group, version), resources };
+    },
+    aggregated(root) {
+      let doc = aggregated.get(root);
+      if (!doc) {
+        const served = root === 'api' ? (core ? [core] : []) : namedGroups;
+        aggregated.set(root, (doc = aggregatedDocument(served, entriesOf)));
+      }
+      return doc;
     },
   };
 }

@@ -3,10 +3,10 @@
  * derived from the User-Agent), the field manager of the endpoint's served version, and the
  * managedFields step every create, update and non-apply patch hands the store.
  */
-import { FieldManager, FieldSet, fieldPath, managerFromUserAgent, validateFieldManager } from '../apply/index.js';
+import { FieldManager, FieldSet, fieldPath, managerFromUserAgent, validateFieldManager, type ViewFieldMapping } from '../apply/index.js';
 import { errors } from '../machinery/errors.js';
 import { apiVersionOf } from '../machinery/gvk.js';
-import type { ResourceDefinition } from '../registry/define-resource.js';
+import type { ResourceDefinition, ViewSubresource } from '../registry/define-resource.js';
 import type { ManagedFieldsStep } from '../registry/generic-store.js';
 import type { KubeObject } from '../schema/index.js';
 import { toServed } from './conversion.js';
@@ -47,6 +47,33 @@ export function fieldManagerOf(ep: ResourceEndpoint): FieldManager {
     managers.set(def, fm);
   }
   return fm;
+}
+
+const viewManagers = new WeakMap<ViewSubresource, FieldManager>();
+
+/**
+ * The field manager of a view subresource (the Scale of /scale): the view is managed as an
+ * object of its own kind, whose entries come from and go back to the parent (apply/view-fields.ts).
+ */
+export function viewFieldManagerOf(sub: ViewSubresource): FieldManager {
+  let fm = viewManagers.get(sub);
+  if (!fm) {
+    fm = new FieldManager({ schema: sub.schema, apiVersion: apiVersionOf(sub.view), kind: sub.view.kind });
+    viewManagers.set(sub, fm);
+  }
+  return fm;
+}
+
+/** How ownership of a view's field maps onto the parent served by `ep`; undefined when the view declares none. */
+export function viewFieldMapping(ep: ResourceEndpoint, sub: ViewSubresource): ViewFieldMapping | undefined {
+  if (!sub.ownedField) return undefined;
+  const parentApiVersion = apiVersionOf(ep.def);
+  return {
+    viewPath: fieldPath(...sub.ownedField.view),
+    viewApiVersion: apiVersionOf(sub.view),
+    parentPaths: new Map([[parentApiVersion, fieldPath(...sub.ownedField.parent)]]),
+    parentApiVersion,
+  };
 }
 
 /**

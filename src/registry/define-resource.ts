@@ -125,6 +125,13 @@ export interface ViewSubresource<T extends KubeObject = KubeObject> {
   validateView?(view: KubeObject, ctx: StrategyContext): FieldError[];
   /** The view's Table columns (Scale: Desired, Available); the default table without one. */
   readonly table?: TableDefinition;
+  /**
+   * The view's field that stands for a parent field (Scale `spec.replicas` for a Deployment's
+   * `spec.replicas`): writes through the view, apply included, are field-managed on the view and
+   * recorded on the parent in the parent's terms (apply/view-fields.ts). Without it a write is
+   * recorded as the change it makes to the parent, and apply is not offered.
+   */
+  readonly ownedField?: { readonly view: readonly string[]; readonly parent: readonly string[] };
 }
 
 export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T>;

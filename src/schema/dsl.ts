@@ -96,6 +96,12 @@ export interface FieldSpec<T = unknown, P extends boolean = boolean> {
    * key fields of map lists, so `{containerPort: 80}` and `{containerPort: 80, protocol: TCP}` are one item.
    */
   readonly default?: unknown;
+  /**
+   * Overrides the referenced struct's structType for this one field, as a Go `+structType` marker
+   * on a field does (PersistentVolumeSpec.claimRef is a granular ObjectReference, which is atomic
+   * everywhere else).
+   */
+  readonly structType?: MapType;
   readonly [presentMarker]?: P;
 }
 
@@ -163,6 +169,8 @@ export interface FieldOptions {
   patchStrategy?: string;
   /** See FieldSpec.default; declaring it does not make decoding fill it in. */
   default?: unknown;
+  /** See FieldSpec.structType. */
+  structType?: MapType;
 }
 
 const STRUCT_LIKE = new Set<Schema['type']>(['object', 'time', 'int-or-string', 'quantity', 'raw']);
@@ -189,6 +197,7 @@ function makeField<S extends Schema, O extends FieldOptions | undefined>(
     ...(opts?.description ? { description: opts.description } : {}),
     ...(opts?.patchStrategy ? { patchStrategy: opts.patchStrategy } : {}),
     ...(opts?.default !== undefined ? { default: opts.default } : {}),
+    ...(opts?.structType ? { structType: opts.structType } : {}),
   };
   return spec;
 }

@@ -143,6 +143,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const version = versionInfo(PACKAGE_VERSION);
   const router = createRouter({
     discovery: buildDiscovery(registry),
+    apiDiscoveryGroup: names.group('apidiscovery'),
     version,
     openapi: createOpenApiHandler(createOpenApiDocuments(registry, names, { version: version.gitVersion ?? '' })),
     health: {

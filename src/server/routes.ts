@@ -3,6 +3,7 @@
  * names a resource goes to the resource router.
  */
 import type { DiscoveryDocuments } from '../endpoints/discovery.js';
+import { negotiateAggregated, respondAggregated } from '../endpoints/discovery-aggregated.js';
 import { runHealthChecks, type HealthCheck } from '../endpoints/health.js';
 import { notFoundResource } from '../endpoints/installer.js';
 import type { createOpenApiHandler } from '../endpoints/openapi/index.js';
@@ -15,6 +16,8 @@ import type { ApiMetrics } from './metrics.js';
 
 export interface RouteDeps {
   discovery: DiscoveryDocuments;
+  /** The group of aggregated discovery's types: apidiscovery.orch.io (apidiscovery.k8s.io). */
+  apiDiscoveryGroup: string;
   version: Record<string, string>;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
   metrics: ApiMetrics;
@@ -62,6 +65,10 @@ export function createRouter(deps: RouteDeps) {
     if (segs[0] === 'healthz' || segs[0] === 'livez' || segs[0] === 'readyz') {
       if (segs.length > 2) throw notFoundResource();
       return health(ctx, segs[0], segs[1]);
+    }
+    if (path === '/api' || path === '/apis') {
+      const choice = negotiateAggregated(ctx, deps.apiDiscoveryGroup);
+      if (choice) return respondAggregated(ctx, deps.apiDiscoveryGroup, discovery.aggregated(path === '/api' ? 'api' : 'apis'), choice);
     }
     if (path === '/api') {
       const host = ctx.req.headers.host ?? '';

@@ -108,6 +108,7 @@ export const markerResource = defineResource<Marker>(() => ({
       verbs: ['get', 'patch', 'update'],
       view: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
       schema: ScaleSchema,
+      ownedField: { view: ['spec', 'replicas'], parent: ['spec', 'replicas'] },
       toView: (m) => {
         const { managedFields: _omit, ...metadata } = m.metadata;
         return { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata, spec: { replicas: m.spec.replicas ?? 0 } };

@@ -1,9 +1,10 @@
 /**
- * Runs apply scenarios written as data: a list of writes (apply, create, update, merge or JSON
- * patch, each by a manager, optionally to /status) against a real server, each followed by what
+ * Runs apply scenarios written as data: a list of writes (apply, create, update, merge, strategic or JSON
+ * patch, each by a manager, optionally to /status or /scale) against a real server, each followed by what
  * the request answers and, read back, what the object and its managedFields are.
  *
- * - An apply body gets apiVersion, kind and metadata.name filled in unless it sets them.
+ * - An apply body gets apiVersion, kind and metadata.name filled in unless it sets them (an
+ *   autoscaling/v1 Scale for /scale; the test kinds' /scale view stands for spec.replicas).
  * - `object` compares the listed top-level fields exactly; under `metadata` only the listed keys.
  * - `managedFields` compares every entry without its time, in (operation, manager, subresource)
  *   order: entries written within one second may come back in either order.
@@ -40,7 +41,7 @@ interface StepBase {
   /** The fieldManager parameter; left out when undefined. */
   manager?: string;
   userAgent?: string;
-  subresource?: 'status';
+  subresource?: 'status' | 'scale';
   expect?: Expect;
 }
 
@@ -49,6 +50,7 @@ export type Step =
   | (StepBase & { create: Json })
   | (StepBase & { update: Json })
   | (StepBase & { mergePatch: Json })
+  | (StepBase & { strategicPatch: Json })
   | (StepBase & { jsonPatch: Json[] });
 
 export interface Scenario {
@@ -61,9 +63,10 @@ export interface Scenario {
 const KINDS = { markers: 'Marker', looses: 'Loose' } as const;
 const API_VERSION = `${APPLY_GROUP}/v1`;
 
-function withIdentity(body: Json, kind: string, name: string): Json {
+function withIdentity(body: Json, kind: string, name: string, subresource?: string): Json {
   const meta = (body.metadata ?? {}) as Json;
-  return { apiVersion: API_VERSION, kind, ...body, metadata: { name, ...meta } };
+  const type = subresource === 'scale' ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : { apiVersion: API_VERSION, kind };
+  return { ...type, ...body, metadata: { name, ...meta } };
 }
 
 function entryKey(e: { operation?: unknown; manager?: unknown; subresource?: unknown }): string {
@@ -93,12 +96,13 @@ async function send(s: TestServer, path: string, step: Step, kind: string, name:
   const headers = step.userAgent ? { 'user-agent': step.userAgent } : undefined;
   const opts = headers ? { headers } : {};
   if ('apply' in step) {
-    const body = typeof step.apply === 'string' ? step.apply : withIdentity(step.apply, kind, name);
+    const body = typeof step.apply === 'string' ? step.apply : withIdentity(step.apply, kind, name, step.subresource);
     return s.patch(url, body, 'application/apply-patch+yaml', opts);
   }
   if ('create' in step) return s.post(url, withIdentity(step.create, kind, name), opts);
-  if ('update' in step) return s.put(url, withIdentity(step.update, kind, name), opts);
+  if ('update' in step) return s.put(url, withIdentity(step.update, kind, name, step.subresource), opts);
   if ('mergePatch' in step) return s.patch(url, step.mergePatch, 'application/merge-patch+json', opts);
+  if ('strategicPatch' in step) return s.patch(url, step.strategicPatch, 'application/strategic-merge-patch+json', opts);
   return s.patch(url, step.jsonPatch, 'application/json-patch+json', opts);
 }
 

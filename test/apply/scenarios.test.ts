@@ -7,6 +7,7 @@ import { conflicts } from './scenarios/conflicts.js';
 import { markers } from './scenarios/markers.js';
 import { ownershipTable } from './scenarios/ownership-table.js';
 import { reset } from './scenarios/reset.js';
+import { scale } from './scenarios/scale.js';
 import { subresources } from './scenarios/subresources.js';
 import { topology } from './scenarios/topology.js';
 import { unstructured } from './scenarios/unstructured.js';
@@ -16,6 +17,7 @@ const topics: Record<string, Scenario[]> = {
   'ownership table': ownershipTable,
   markers,
   subresources,
+  'writes through /scale': scale,
   reset,
   'conflicts between several managers': conflicts,
   'topology changes': topology,

@@ -104,7 +104,8 @@ describe.each(definitions.filter((d) => d.fixture).map((d) => [`${d.group || 'co
     w.close();
   });
 
-  it.runIf(verbs.includes('deletecollection'))('deletecollection removes what the selector picks', async () => {
+  // Kinds without the verb (namespaces) get no test rather than a skipped one: nothing is missing there.
+  if (verbs.includes('deletecollection')) it('deletecollection removes what the selector picks', async () => {
     for (const n of ['a', 'b', 'c']) {
       const r = await s.post(coll(), object(`${def.singular}-bulk-${n}`.replace(/[^a-z0-9-]/g, '-'), { labels: { bulk: n === 'c' ? 'keep' : 'drop' } }));
       expect(r.status, r.text).toBe(201);

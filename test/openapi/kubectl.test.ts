@@ -90,7 +90,9 @@ describe.skipIf(VERSIONS.length === 0).each([{ apiDomain: 'orch.io' }, { apiDoma
       expect((await s.get(`/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(404);
     });
 
-    it.skipIf(apiDomain !== 'k8s.io')('explains configmap.data from the OpenAPI v3 document', async () => {
+    // kubectl finds a kind in OpenAPI by the x-kubernetes-group-version-kind extension, which only the
+    // k8s.io domain names so; under orch.io explain has nothing to find, so there is no test to skip.
+    if (apiDomain === 'k8s.io') it('explains configmap.data from the OpenAPI v3 document', async () => {
       const r = await kubectl(bin, version, 'explain', 'configmap.data');
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/KIND:\s+ConfigMap/);
@@ -103,7 +105,7 @@ describe.skipIf(VERSIONS.length === 0).each([{ apiDomain: 'orch.io' }, { apiDoma
       expect(kind.stdout).toMatch(/metadata\s+<ObjectMeta>/);
     });
 
-    it.skipIf(apiDomain !== 'k8s.io')('explains configmap.data from the protobuf OpenAPI v2 document', async () => {
+    if (apiDomain === 'k8s.io') it('explains configmap.data from the protobuf OpenAPI v2 document', async () => {
       const r = await kubectl(bin, version, 'explain', '--output=plaintext-openapiv2', 'configmap.data');
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/FIELD:\s+data <map\[string\]string>/);

@@ -120,6 +120,13 @@ describe.each([
     expect(schemas[`${ns}.api.core.v1.ConfigMap`]).toBeUndefined();
   });
 
+  it('names types as Kubernetes 1.25 does: an Ingress reports its load balancer with the core/v1 type', async () => {
+    const schemas = (await s.get('/openapi/v3/apis/networking.' + apiDomain + '/v1')).body.components.schemas;
+    expect(JSON.stringify(schemas[`${ns}.api.networking.v1.IngressStatus`].properties.loadBalancer)).toContain(`${ns}.api.core.v1.LoadBalancerStatus`);
+    expect(schemas[`${ns}.api.core.v1.LoadBalancerStatus`]).toBeDefined();
+    expect(schemas[`${ns}.api.networking.v1.IngressLoadBalancerStatus`]).toBeUndefined();
+  });
+
   it('marks a document fetched with its current hash immutable, and redirects a stale hash', async () => {
     const idx = (await s.get('/openapi/v3')).body;
     const url: string = idx.paths['api/v1'].serverRelativeURL;

@@ -16,8 +16,9 @@ const conditionsList = <S extends ReturnType<typeof condition>>(item: S) => t.li
 
 function condition(name: string) {
   return t.struct(name, {
-    type: t.required(1, t.string(), { description: 'The type of the condition.' }),
-    status: t.required(2, t.string({ enum: ['False', 'True', 'Unknown'] }), { description: 'The status of the condition: True, False or Unknown.' }),
+    // Required in prose only: the Go fields are omitempty, so Kubernetes' OpenAPI lists no required fields here.
+    type: t.field(1, t.string(), { description: 'The type of the condition.' }),
+    status: t.field(2, t.string({ enum: ['False', 'True', 'Unknown'] }), { description: 'The status of the condition: True, False or Unknown.' }),
     lastTransitionTime: t.field(3, t.time(), { description: 'When the condition last moved from one status to another.' }),
     reason: t.field(4, t.string(), { description: "A unique, one-word, CamelCase reason for the condition's last transition." }),
     message: t.field(5, t.string(), { description: 'Details of the last transition, for a person to read.' }),
@@ -134,7 +135,9 @@ function build(version: string) {
 
   const FlowSchemaSpec = t.struct(n('FlowSchemaSpec'), {
     priorityLevelConfiguration: t.required(1, PriorityLevelConfigurationReference, { description: 'The priority level of matching requests.' }),
+    // A Go int32 without omitempty: always printed (defaulting turns 0 into 1000 before storage).
     matchingPrecedence: t.field(2, t.int32(), {
+      always: true,
       description: 'Among matching schemas, the numerically lowest wins. 1 to 10000 (1 only for "exempt"), default 1000.',
     }),
     distinguisherMethod: t.field(3, FlowDistinguisherMethod, { pointer: true, description: 'How flows are told apart; unset puts every request in one flow.' }),

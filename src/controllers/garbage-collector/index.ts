@@ -4,12 +4,12 @@
  * or went away. Failures are retried with backoff and never stop it; stop() ends the watches, the
  * queue and every timer.
  */
-import { setMaxListeners } from 'node:events';
 import type { InProcessClient } from '../../client/in-process-client.js';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
 import type { KubeObject } from '../../schema/index.js';
 import type { Logger } from '../../server/logger.js';
+import { setMaxListeners } from 'node:events';
 import { followStore } from './follow.js';
 import { nodeOf, ORPHAN_FINALIZER, OwnerGraph, waitsForDependents, type GraphNode } from './graph.js';
 import { OwnerResolver } from './owners.js';
@@ -27,7 +27,7 @@ const RETRY_MAX_MS = 10_000;
 export function startGarbageCollector(deps: { client: InProcessClient; registry: ResourceRegistry; log: Logger }): GarbageCollector {
   const { client, registry, log } = deps;
   const abort = new AbortController();
-  // One abort listener per followed store (dozens): by design, not a leak, so no warning at startup.
+  // One signal ends the watch of every served resource (dozens of them): not a listener leak.
   setMaxListeners(0, abort.signal);
   const graph = new OwnerGraph();
   const owners = new OwnerResolver(registry, client, graph);

@@ -7,6 +7,7 @@ import { errors } from '../../machinery/errors.js';
 import { DecodeBodyError, yamlSerializer } from '../../machinery/codec/serializers.js';
 import { yamlDuplicateKeysError } from '../../machinery/codec/yaml-keys.js';
 import { isObject, type JsonObject } from '../../apply/index.js';
+import { keepTimesWhenUnchanged } from '../../apply/unchanged-times.js';
 import { toServed } from '../conversion.js';
 import { fieldManagerOf, fieldManagerParam } from '../field-manager.js';
 import { QueryParams } from '../params.js';
@@ -35,10 +36,19 @@ function parseConfig(body: Buffer): JsonObject {
   return value;
 }
 
-export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+/** What an apply request asks: the configuration, its manager and whether to force. */
+export interface ApplyRequestBody {
+  readonly config: JsonObject;
+  readonly manager: string;
+  readonly force: boolean;
+}
+
+/**
+ * Reads an apply request's options and body: `fieldManager` is required (422 naming
+ * PatchOptions), the body must be a mapping, and repeated keys follow the field-validation mode.
+ */
+export async function readApplyRequest(ctx: RequestContext, ep: ResourceEndpoint, q: QueryParams): Promise<ApplyRequestBody> {
   const metaGroup = ep.names.metaGroup;
-  const q = new QueryParams(ctx.url.searchParams, metaGroup);
-  const dryRun = q.dryRun('PatchOptions');
   const validation = q.fieldValidation('PatchOptions');
   const force = q.bool('force') ?? false;
   const manager = fieldManagerParam(q, metaGroup, 'PatchOptions');
@@ -53,6 +63,13 @@ export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, inf
     const repeated = yamlDuplicateKeysError(body.toString('utf8'));
     if (repeated) enforceFieldValidation(ctx, validation, [repeated], () => errors.badRequest(`error strict decoding YAML: ${repeated}`));
   }
+  return { config, manager, force };
+}
+
+export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
+  const dryRun = q.dryRun('PatchOptions');
+  const { config, manager, force } = await readApplyRequest(ctx, ep, q);
   const fm = fieldManagerOf(ep);
   const { object, created } = await ep.store.update(
     scopeOf(ctx),
@@ -63,7 +80,7 @@ export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, inf
       // Unknown fields were refused with the configuration; defaults fill in what apply removed.
       const obj = decodeAs(ctx, ep, merged, 'Ignore');
       checkName(obj, ep, info);
-      return obj;
+      return keepTimesWhenUnchanged(live, obj);
     },
     // Apply creates a missing object whatever the kind says about PUT; a subresource of one is a 404.
     { dryRun, subresource: info.subresource, allowCreate: !info.subresource },

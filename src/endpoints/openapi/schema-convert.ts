@@ -180,6 +180,7 @@ export class SchemaConverter {
     if (zero !== undefined) extra.default = zero;
     if (spec.description) extra.description = spec.description;
     if (spec.patchStrategy) extra[this.ext.patchStrategy] = spec.patchStrategy;
+    if (spec.structType) extra[this.ext.mapType] = spec.structType;
     if (Object.keys(extra).length === 0) return inner;
     if (inner.$ref === undefined) return { ...inner, ...extra };
     // A reference cannot carry siblings in OpenAPI 3.0; Kubernetes wraps it in allOf there, and puts them beside $ref in v2.

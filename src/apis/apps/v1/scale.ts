@@ -30,6 +30,8 @@ export function scaleSubresource<T extends Scalable>(names: ApiNames, resource: 
     view: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
     schema: ScaleSchema,
     table: scaleTable,
+    // Kubernetes' scale handler: ownership of the Scale's replicas is the parent's spec.replicas.
+    ownedField: { view: ['spec', 'replicas'], parent: ['spec', 'replicas'] },
     toView(parent) {
       const m = parent.metadata;
       const replicas = parent.spec.replicas ?? 0;

@@ -30,7 +30,7 @@ export const PersistentVolumeSpec = t.struct('core.v1.PersistentVolumeSpec', {
   capacity: t.field(1, ResourceList, { description: 'The size of the volume: only `storage` is allowed.' }),
   ...t.inline(2, 'persistentVolumeSource', PersistentVolumeSource),
   accessModes: t.field(3, AccessModeList, { description: 'The ways the volume can be mounted: ReadWriteOnce, ReadOnlyMany, ReadWriteMany.' }),
-  claimRef: t.field(4, ObjectReference, { pointer: true, description: 'The claim bound to this volume, set when binding (or ahead of it, to reserve the volume for a claim).' }),
+  claimRef: t.field(4, ObjectReference, { pointer: true, structType: 'granular', description: 'The claim bound to this volume, set when binding (or ahead of it, to reserve the volume for a claim).' }),
   persistentVolumeReclaimPolicy: t.field(5, t.string({ enum: RECLAIM_POLICIES }), {
     description: 'What happens when the claim is released: Retain (the default), Delete or Recycle (deprecated).',
   }),

@@ -3,6 +3,7 @@
  * generated.proto.
  */
 import { objectHeader, t, type Infer, type ObjectOf } from '../../../schema/index.js';
+import { LoadBalancerStatus } from '../../core/v1/service/schema.js';
 import { TypedLocalObjectReference } from '../../core/v1/types/index.js';
 
 export const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'] as const;
@@ -10,7 +11,7 @@ export const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'] as const
 export const ServiceBackendPort = t.struct('networking.v1.ServiceBackendPort', {
   name: t.field(1, t.string(), { description: 'The name of the port on the Service; excludes number.' }),
   number: t.field(2, t.int32(), { description: 'The number of the port on the Service (e.g. 80); excludes name.' }),
-}, { structType: 'atomic', description: 'A port of a Service, by name or by number.' });
+}, { description: 'A port of a Service, by name or by number.' });
 
 export const IngressServiceBackend = t.struct('networking.v1.IngressServiceBackend', {
   name: t.required(1, t.string(), { always: true, description: "The Service, in the ingress's namespace." }),
@@ -64,22 +65,11 @@ export const IngressTLS = t.struct('networking.v1.IngressTLS', {
   secretName: t.field(2, t.string(), { description: 'The Secret terminating TLS on port 443; optional for SNI-only routing.' }),
 }, { description: 'TLS for some hosts of an ingress.' });
 
-export const IngressPortStatus = t.struct('networking.v1.IngressPortStatus', {
-  port: t.required(1, t.int32(), { always: true, description: 'The port number of the ingress port.' }),
-  protocol: t.required(2, t.string({ enum: ['SCTP', 'TCP', 'UDP'] }), { always: true, description: 'The protocol of the ingress port: TCP, UDP or SCTP.' }),
-  error: t.field(3, t.string(), { pointer: true, description: 'A problem with the port, as a CamelCase reason (or a domain-prefixed one).' }),
-}, { description: 'The state of one port of a load-balancer ingress point.' });
-
-export const IngressLoadBalancerIngress = t.struct('networking.v1.IngressLoadBalancerIngress', {
-  ip: t.field(1, t.string(), { description: 'Set for IP-based load-balancer ingress points.' }),
-  hostname: t.field(2, t.string(), { description: 'Set for DNS-based load-balancer ingress points.' }),
-  ports: t.field(4, t.list(IngressPortStatus, { listType: 'atomic' }), { description: 'The ports the load balancer exposes.' }),
-}, { description: 'A load-balancer ingress point.' });
-
-export const IngressLoadBalancerStatus = t.struct('networking.v1.IngressLoadBalancerStatus', {
-  ingress: t.field(1, t.list(IngressLoadBalancerIngress, { listType: 'atomic' }), { description: 'The ingress points of the load balancer.' }),
-}, { description: 'The state of a load balancer.' });
-export type IngressLoadBalancerStatus = Infer<typeof IngressLoadBalancerStatus>;
+/**
+ * Kubernetes 1.25 gives an Ingress the Service's load-balancer status type (core/v1); the
+ * networking-specific copies with the same fields arrived in 1.26.
+ */
+export type IngressLoadBalancerStatus = Infer<typeof LoadBalancerStatus>;
 
 export const IngressSpec = t.struct('networking.v1.IngressSpec', {
   ingressClassName: t.field(4, t.string(), {
@@ -97,7 +87,7 @@ export const IngressSpec = t.struct('networking.v1.IngressSpec', {
 export type IngressSpec = Infer<typeof IngressSpec>;
 
 export const IngressStatus = t.struct('networking.v1.IngressStatus', {
-  loadBalancer: t.field(1, IngressLoadBalancerStatus, { description: 'The state of the load balancer.' }),
+  loadBalancer: t.field(1, LoadBalancerStatus, { description: 'The state of the load balancer.' }),
 }, { description: 'What the ingress is, as last observed.' });
 
 export const IngressSchema = t.struct('networking.v1.Ingress', {
