@@ -6,7 +6,7 @@
  * binaries `kubectl.1.NN`; `installedKubectls()` finds them all, `kubectlPicks()` the two most tests
  * need: 1.27 (the oldest version claimed) and the newest installed.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -15,8 +15,10 @@ export interface Kubectl {
   /** `kubectl 1.27`, or `kubectl (PATH)` for the one on PATH. */
   label: string;
   bin: string;
-  /** The minor version from the file name; -1 for the PATH one (ask it with `clientMinor`). */
+  /** The minor version: from the file name, or as the PATH one reports it (-1 if it cannot say). */
   minor: number;
+  /** The kubectl on PATH rather than a versioned binary beside it. */
+  onPath: boolean;
 }
 
 export interface Run {
@@ -48,7 +50,7 @@ function versioned(pathBin: string): Kubectl[] {
   return readdirSync(dir)
     .map((f) => /^kubectl\.1\.(\d+)$/.exec(f))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ label: `kubectl 1.${m[1]}`, bin: join(dir, m[0]), minor: Number(m[1]) }))
+    .map((m) => ({ label: `kubectl 1.${m[1]}`, bin: join(dir, m[0]), minor: Number(m[1]), onPath: false }))
     .sort((a, b) => a.minor - b.minor);
 }
 
@@ -60,9 +62,24 @@ export function installedKubectls(): { found: Kubectl[]; absent: string[] } {
   const pathBin = onPath('kubectl');
   if (!pathBin) return { found: [], absent: claimedLabels() };
   const found = versioned(pathBin);
-  if (!found.some((k) => realpathSync(k.bin) === realpathSync(pathBin))) found.push({ label: 'kubectl (PATH)', bin: pathBin, minor: -1 });
+  if (!found.some((k) => realpathSync(k.bin) === realpathSync(pathBin))) found.push(pathKubectl(pathBin));
   const absent = claimedLabels().filter((l) => !found.some((k) => k.label === l));
   return { found, absent };
+}
+
+/**
+ * The kubectl on PATH, its minor version asked synchronously so that tests can be defined (or not)
+ * by version at collection time, before any server runs in this process.
+ */
+function pathKubectl(bin: string): Kubectl {
+  let minor = -1;
+  try {
+    const out = execFileSync(bin, ['version', '--client', '-o', 'json'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    minor = Number.parseInt((JSON.parse(out) as { clientVersion: { minor: string } }).clientVersion.minor, 10);
+  } catch {
+    // A kubectl that cannot say its version: tests treat it as the oldest.
+  }
+  return { label: 'kubectl (PATH)', bin, minor, onPath: true };
 }
 
 function claimedLabels(): string[] {
@@ -79,7 +96,7 @@ export function kubectlPicks(): Kubectl[] {
   const pathBin = onPath('kubectl');
   if (!pathBin) return [];
   const all = versioned(pathBin);
-  if (all.length === 0) return [{ label: 'kubectl (PATH)', bin: pathBin, minor: -1 }];
+  if (all.length === 0) return [pathKubectl(pathBin)];
   const picks = [all.find((v) => v.minor === CLAIMED_MINORS.oldest) ?? all[0], all.at(-1)].filter((v): v is Kubectl => v !== undefined);
   return picks.filter((v, i) => picks.findIndex((w) => w.bin === v.bin) === i);
 }

@@ -20,8 +20,8 @@ const KPB = 'application/vnd.kubernetes.protobuf';
 /** The kubectl on PATH, 1.27, 1.32 (the first to send protobuf) and the newest. */
 function findKubectls(): Kubectl[] {
   const { found } = installedKubectls();
-  const versioned = found.filter((k) => k.minor >= 0);
-  const picks = [versioned.find((v) => v.minor === 27), versioned.find((v) => v.minor === 32), versioned.at(-1), found.find((k) => k.minor < 0)];
+  const versioned = found.filter((k) => !k.onPath);
+  const picks = [versioned.find((v) => v.minor === 27), versioned.find((v) => v.minor === 32), versioned.at(-1), found.find((k) => k.onPath)];
   return picks.filter((v, i): v is Kubectl => v !== undefined && picks.indexOf(v) === i);
 }
 

@@ -31,7 +31,7 @@ const FIXTURES = join(import.meta.dirname, 'fixtures');
 const MERGE = 'application/merge-patch+json';
 
 /** A version's own namespace: `k127`, ..., `kpath`. */
-const nsOf = (k: Kubectl): string => `k${k.minor >= 0 ? `1${k.minor}` : 'path'}`;
+const nsOf = (k: Kubectl): string => (k.onPath ? 'kpath' : `k1${k.minor}`);
 
 interface Ctx {
   server: CliServer;
@@ -59,7 +59,7 @@ describe.skipIf(found.length === 0)('kubectl under --api-domain=k8s.io, every in
 
   describe.each(found)('$label', (k) => {
     const ns = nsOf(k);
-    let minor = k.minor;
+    const minor = k.minor;
     /** kubectl in the version's namespace; `kcAny` without a namespace flag (for other namespaces). */
     const kcAny = (...args: string[]): Promise<Run> => ctx.box.run(k.bin, ['--cache-dir', join(ctx.box.dir, `cache-${ns}`), ...args]);
     const kc = (...args: string[]): Promise<Run> => kcAny('-n', ns, ...args);
@@ -92,7 +92,6 @@ describe.skipIf(found.length === 0)('kubectl under --api-domain=k8s.io, every in
 
     beforeAll(async () => {
       const v = await clientVersion(k.bin);
-      if (minor < 0) minor = v.minor;
       console.log(`kubectl e2e: ${k.label} = ${k.bin}, client ${v.gitVersion}, namespace ${ns}`);
       // Generators: kubectl 1.32+ sends these bodies as protobuf.
       expect(ok(await kc('create', 'namespace', ns)).stdout.trim()).toBe(`namespace/${ns} created`);
@@ -399,26 +398,29 @@ describe.skipIf(found.length === 0)('kubectl under --api-domain=k8s.io, every in
         }
       });
 
-      it('wait --for=create (1.31+) and --for=jsonpath without a value (1.28+)', async (t) => {
-        if (minor < 28) t.skip(`kubectl 1.${minor} has neither form`);
-        const exists = bg('wait', 'deploy/web', '--for=jsonpath={.spec.template.spec.containers[0].image}', '--timeout=40s');
-        const r = await exists.done;
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout.trim()).toBe('deployment.apps/web condition met');
-        if (minor < 31) return;
-        const born = bg('wait', 'cm/born', '--for=create', '--timeout=40s', '-v=6');
-        try {
-          // It has looked for the object and not found it yet.
-          await born.until(/\/configmaps\/born 404|\/configmaps\/born" status="404/);
-          expect(born.running()).toBe(true);
-          expect((await http('POST', core('configmaps'), { metadata: { name: 'born' } })).status).toBe(201);
-          const c = await born.done;
-          expect(c.code, c.stderr).toBe(0);
-          expect(c.stdout.trim()).toBe('configmap/born condition met');
-        } finally {
-          born.kill();
-        }
-      });
+      // Defined only for the versions that have these forms of wait.
+      if (minor >= 28)
+        it('wait --for=jsonpath without a value (1.28+): the field exists', async () => {
+          const r = await kc('wait', 'deploy/web', '--for=jsonpath={.spec.template.spec.containers[0].image}', '--timeout=40s');
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stdout.trim()).toBe('deployment.apps/web condition met');
+        });
+
+      if (minor >= 31)
+        it('wait --for=create (1.31+) waits for the object to appear', async () => {
+          const born = bg('wait', 'cm/born', '--for=create', '--timeout=40s', '-v=6');
+          try {
+            // It has looked for the object and not found it yet.
+            await born.until(/\/configmaps\/born 404|\/configmaps\/born" status="404/);
+            expect(born.running()).toBe(true);
+            expect((await http('POST', core('configmaps'), { metadata: { name: 'born' } })).status).toBe(201);
+            const c = await born.done;
+            expect(c.code, c.stderr).toBe(0);
+            expect(c.stdout.trim()).toBe('configmap/born condition met');
+          } finally {
+            born.kill();
+          }
+        });
 
       it('api-resources and explain', async () => {
         const [resources, apps1, strategy, recursive] = await Promise.all([
