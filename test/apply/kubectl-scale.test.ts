@@ -4,33 +4,19 @@
  * /scale without fieldManager, so the manager is what its User-Agent starts with: the program's
  * name (`kubectl`, or `kubectl.1.27` for a versioned binary). Skips, saying why, without kubectl.
  */
-import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installedKubectls, onPath, runKubectl, type Run } from '../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-function onPath(cmd: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, cmd), constants.X_OK);
-      return join(dir, cmd);
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
 
 /** kubectl 1.27 when installed beside the kubectl on PATH, and that kubectl itself (the newest). */
 function kubectls(): string[] {
   const bin = onPath('kubectl');
   if (!bin) return [];
-  const dir = dirname(realpathSync(bin));
-  const old = readdirSync(dir).includes('kubectl.1.27') ? [join(dir, 'kubectl.1.27')] : [];
-  return [...old, bin];
+  const old = installedKubectls().found.find((k) => !k.onPath && k.minor === 27);
+  return [...(old ? [old.bin] : []), bin];
 }
 
 const found = kubectls();
@@ -57,13 +43,7 @@ spec:
 describe.skipIf(found.length === 0).each(found.map((bin) => ({ bin, manager: basename(bin) })))('$manager scale and apply --server-side', ({ bin, manager }) => {
   let s: TestServer;
   let dir: string;
-  // Never a synchronous exec: the server answers kubectl from this very process.
-  const kubectl = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(bin, ['--kubeconfig', join(dir, 'kubeconfig'), ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  const kubectl = (...args: string[]): Promise<Run> => runKubectl(bin, ['--kubeconfig', join(dir, 'kubeconfig'), ...args], { timeoutMs: 30_000 });
   const DEPLOY = '/apis/apps/v1/namespaces/default/deployments/web';
 
   beforeAll(async () => {

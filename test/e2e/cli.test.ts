@@ -93,6 +93,8 @@ describe.concurrent('startup', () => {
     const r = await httpCall(s.url, 'GET', '/api/v1/namespaces');
     expect(r.status).toBe(200);
     expect(r.body.items.map((n: any) => n.metadata.name)).toContain('orch-system');
+    // Nothing alarming on a clean start (the garbage collector once tripped Node's listener-leak warning).
+    expect(s.stderr()).not.toContain('MaxListenersExceededWarning');
   });
 
   it('a port in use is no usage error: exit 1 with the cause', async () => {

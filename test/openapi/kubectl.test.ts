@@ -11,55 +11,21 @@
  * so the server reports unknown fields either way. `kubectl explain` needs the extension too, so it
  * is checked under k8s.io only, from the v3 document and (--output=plaintext-openapiv2) the v2 protobuf.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlPicks, runKubectl, type Run } from '../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-function findKubectl(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    const candidate = join(dir, 'kubectl');
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 /** kubectl 1.27 and the newest versioned binary beside the real kubectl, or kubectl itself when there are none. */
-function kubectlVersions(): { version: string; bin: string }[] {
-  const kubectl = findKubectl();
-  if (!kubectl) return [];
-  const dir = dirname(realpathSync(kubectl));
-  const versioned = readdirSync(dir)
-    .map((f) => /^kubectl\.1\.(\d+)$/.exec(f))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ minor: Number(m[1]), bin: join(dir, m[0]) }))
-    .sort((a, b) => a.minor - b.minor);
-  if (versioned.length === 0) return [{ version: 'default', bin: kubectl }];
-  const picks = [versioned.find((v) => v.minor === 27), versioned[versioned.length - 1]].filter((v): v is { minor: number; bin: string } => v !== undefined);
-  return [...new Map(picks.map((v) => [v.minor, { version: `1.${v.minor}`, bin: v.bin }])).values()];
-}
+const kubectlVersions = (): { version: string; bin: string }[] => kubectlPicks().map((k) => ({ version: k.minor >= 0 ? `1.${k.minor}` : 'default', bin: k.bin }));
 
 const VERSIONS = kubectlVersions();
 if (VERSIONS.length === 0) console.log('skipping the kubectl OpenAPI tests: kubectl is not on PATH');
 else if (!VERSIONS.some((v) => v.version === '1.27')) console.log(`kubectl 1.27 not found beside kubectl; testing ${VERSIONS.map((v) => v.version).join(', ')}`);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(bin: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    // Asynchronous: the server answering kubectl runs in this very process.
-    execFile(bin, args, { timeout: 60_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (bin: string, args: string[]): Promise<Run> => runKubectl(bin, args);
 
 function configMapYaml(name: string, extra = ''): string {
   return ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${name}`, '  namespace: default', 'data:', '  greeting: hello', extra, ''].join('\n');

@@ -5,50 +5,24 @@
  * path, kubectl.1.27 and the newest kubectl.1.NN; skips with the reason when kubectl is absent.
  * A recording proxy in front of the server shows what each request carried.
  */
-import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeconfigFor } from '../../src/server/kubeconfig.js';
+import { clientVersion, installedKubectls, runKubectl, type Kubectl } from '../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const KPB = 'application/vnd.kubernetes.protobuf';
 
-interface Kubectl {
-  label: string;
-  bin: string;
-  minor: number;
-}
-
-function onPath(cmd: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, cmd), constants.X_OK);
-      return join(dir, cmd);
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
-
+/** The kubectl on PATH, 1.27, 1.32 (the first to send protobuf) and the newest. */
 function findKubectls(): Kubectl[] {
-  const bin = onPath('kubectl');
-  if (!bin) return [];
-  const dir = dirname(realpathSync(bin));
-  const versioned = readdirSync(dir)
-    .map((f) => /^kubectl\.1\.(\d+)$/.exec(f))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ label: `kubectl 1.${m[1]}`, bin: join(dir, m[0]), minor: Number(m[1]) }))
-    .sort((a, b) => a.minor - b.minor);
-  const picked = [versioned.find((v) => v.minor === 27), versioned.find((v) => v.minor === 32), versioned.at(-1)].filter((v): v is Kubectl => v !== undefined);
-  const out: Kubectl[] = [{ label: 'kubectl (PATH)', bin, minor: -1 }];
-  for (const v of picked) if (!out.some((k) => realpathSync(k.bin) === realpathSync(v.bin))) out.push(v);
-  return out;
+  const { found } = installedKubectls();
+  const versioned = found.filter((k) => !k.onPath);
+  const picks = [versioned.find((v) => v.minor === 27), versioned.find((v) => v.minor === 32), versioned.at(-1), found.find((k) => k.onPath)];
+  return picks.filter((v, i): v is Kubectl => v !== undefined && picks.indexOf(v) === i);
 }
 
 const kubectls = findKubectls();
@@ -103,14 +77,7 @@ describe.skipIf(kubectls.length === 0)('kubectl with protobuf bodies (k8s.io)', 
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  const run = (k: Kubectl, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      const env = { ...process.env, HOME: join(work, 'home'), KUBECONFIG: join(work, 'kubeconfig') };
-      execFile(k.bin, args, { env, timeout: 20_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
+  const run = (k: Kubectl, args: string[]) => runKubectl(k.bin, args, { env: { HOME: join(work, 'home'), KUBECONFIG: join(work, 'kubeconfig') }, timeoutMs: 20_000 });
 
   describe.each(kubectls)('$label', (k) => {
     let minor = k.minor;
@@ -118,10 +85,9 @@ describe.skipIf(kubectls.length === 0)('kubectl with protobuf bodies (k8s.io)', 
     const posted = (path: string): Seen | undefined => proxy.seen.filter((r) => r.method === 'POST' && r.path.split('?')[0] === path).at(-1);
 
     beforeAll(async () => {
-      const v = await run(k, ['version', '--client', '-o', 'json']);
-      const git = v.code === 0 ? (JSON.parse(v.stdout) as { clientVersion: { gitVersion: string; minor: string } }).clientVersion : undefined;
-      if (minor < 0) minor = Number.parseInt(git?.minor ?? '0', 10);
-      console.log(`kubectl protobuf test: running ${k.label} = ${k.bin}, client ${git?.gitVersion ?? 'unknown'}`);
+      const v = await clientVersion(k.bin);
+      if (minor < 0) minor = v.minor;
+      console.log(`kubectl protobuf test: running ${k.label} = ${k.bin}, client ${v.gitVersion}`);
     });
 
     it('create namespace', async () => {

@@ -7,32 +7,19 @@
  * orch.io server). Every run has a fresh --cache-dir so no cached discovery hides requests.
  * Skips, saying why, when kubectl is not installed.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlPicks, runKubectl } from '../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** kubectl.1.27 and the newest kubectl.1.N beside the kubectl on PATH (or KUBECTL alone). */
 function findKubectls(): { version: string; path: string }[] {
   if (process.env.KUBECTL) return [{ version: 'KUBECTL', path: process.env.KUBECTL }];
-  let dir: string;
-  try {
-    dir = dirname(realpathSync(execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim()));
-  } catch {
-    return [];
-  }
-  const versioned = readdirSync(dir)
-    .map((f) => /^kubectl\.1\.(\d+)$/.exec(f))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ minor: Number(m[1]), path: join(dir, m[0]) }))
-    .sort((a, b) => a.minor - b.minor);
-  const picked = [versioned.find((k) => k.minor === 27), versioned.at(-1)].filter((k, i, all): k is { minor: number; path: string } => !!k && all.indexOf(k) === i);
-  if (picked.length === 0 && existsSync(join(dir, 'kubectl'))) return [{ version: 'default', path: join(dir, 'kubectl') }];
-  return picked.map((k) => ({ version: `1.${k.minor}`, path: k.path }));
+  return kubectlPicks().map((k) => ({ version: k.onPath ? 'default' : `1.${k.minor}`, path: k.bin }));
 }
 
 const KUBECTLS = findKubectls();
@@ -69,14 +56,7 @@ async function countingProxy(target: string, opts: { plainOnly?: boolean } = {})
   };
 }
 
-function run(kubectl: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(kubectl, args, { timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (kubectl: string, args: string[]) => runKubectl(kubectl, args);
 
 /** Requests for one group-version's resource list: /api/v1 or /apis/{group}/{version}. */
 const isPerVersion = (p: string): boolean => /^\/api\/[^/]+\/?$/.test(p) || /^\/apis\/[^/]+\/[^/]+\/?$/.test(p);

@@ -3,23 +3,16 @@
  * names and the `all` category, scale through /scale, and client-side validation against our
  * OpenAPI. Skips, saying why, when kubectl is not installed.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKubectl } from '../../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, args, { timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runKubectl(KUBECTL, args);
 
 const available = await run(['version', '--client']).then((r) => r.code === 0);
 if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`);
