@@ -14,7 +14,7 @@ import { defaultPodTemplateSpec } from '../../core/v1/pod/defaults.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
 import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
-import { validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
+import { keepLabelsOnStatusWrite, validateReplicaCounts, validateSelectorAndTemplate, validateSelectorUnchanged } from './workload-validation.js';
 import { deploymentTable } from './tables.js';
 
 export const RollingUpdateDeployment = t.struct('apps.v1.RollingUpdateDeployment', {
@@ -196,18 +196,11 @@ export const deploymentResource = defineResource<Deployment>((names) => ({
       if (!isDeepStrictEqual(d.metadata.annotations ?? {}, old.metadata.annotations ?? {})) d.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
     validate: (d) => validateDeployment(d, names),
-    validateUpdate(d, old) {
-      if (isDeepStrictEqual(d.spec.selector, old.spec.selector)) return [];
-      return [fieldErr.immutable(FieldPath.root('spec').child('selector'), d.spec.selector)];
-    },
+    validateUpdate: (d, old) => validateSelectorUnchanged(d.spec.selector, old.spec.selector),
   },
   subresources: {
     status: statusSubresource<Deployment>({
-      prepareForUpdate(d, old) {
-        // The status writer (the controller) may not relabel the deployment.
-        if (old.metadata.labels) d.metadata.labels = structuredClone(old.metadata.labels);
-        else delete d.metadata.labels;
-      },
+      prepareForUpdate: keepLabelsOnStatusWrite,
       validateUpdate: validateStatus,
     }),
     scale: scaleSubresource<Deployment>(names, 'deployments'),

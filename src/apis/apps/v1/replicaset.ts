@@ -3,8 +3,7 @@
  * the selector must match the template and is immutable; spec changes bump the generation.
  * `/status` for the controller, `/scale` for autoscalers.
  */
-import { isDeepStrictEqual } from 'node:util';
-import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
+import { FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { defineResource } from '../../../registry/define-resource.js';
 import { statusSubresource } from '../../../registry/subresources.js';
@@ -13,7 +12,7 @@ import { defaultPodTemplateSpec } from '../../core/v1/pod/defaults.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
 import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
-import { validateReplicaCounts, validateSelectorAndTemplate } from './workload-validation.js';
+import { keepLabelsOnStatusWrite, validateReplicaCounts, validateSelectorAndTemplate, validateSelectorUnchanged } from './workload-validation.js';
 import { replicaSetTable } from './tables.js';
 
 export const ReplicaSetSpec = t.struct('apps.v1.ReplicaSetSpec', {
@@ -94,17 +93,11 @@ export const replicaSetResource = defineResource<ReplicaSet>((names) => ({
         ...validateSelectorAndTemplate(rs.spec.selector, rs.spec.template, replicas, path, names),
       ];
     },
-    validateUpdate(rs, old) {
-      if (isDeepStrictEqual(rs.spec.selector, old.spec.selector)) return [];
-      return [fieldErr.immutable(FieldPath.root('spec').child('selector'), rs.spec.selector)];
-    },
+    validateUpdate: (rs, old) => validateSelectorUnchanged(rs.spec.selector, old.spec.selector),
   },
   subresources: {
     status: statusSubresource<ReplicaSet>({
-      prepareForUpdate(rs, old) {
-        if (old.metadata.labels) rs.metadata.labels = structuredClone(old.metadata.labels);
-        else delete rs.metadata.labels;
-      },
+      prepareForUpdate: keepLabelsOnStatusWrite,
       validateUpdate: validateStatus,
     }),
     scale: scaleSubresource<ReplicaSet>(names, 'replicasets'),

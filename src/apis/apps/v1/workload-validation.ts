@@ -1,10 +1,12 @@
 /**
  * Rules Deployment and ReplicaSet share: a selector that is present, valid, not empty and matches
  * the template's labels, and a pod template fit for replicated pods (restartPolicy Always, no
- * activeDeadlineSeconds, read-only GCE disks when there is more than one replica).
+ * activeDeadlineSeconds, read-only GCE disks when there is more than one replica), an immutable
+ * selector, and status writes that keep the labels.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiNames } from '../../../machinery/api-names.js';
-import { fieldErr, type FieldError, type FieldPath } from '../../../machinery/field-errors.js';
+import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { validateLabelSelector } from '../../../machinery/label-selector-validation.js';
 import { labelSelectorFromStructured, type StructuredLabelSelector } from '../../../machinery/labels.js';
 import type { LabelSelector } from '../../../schema/index.js';
@@ -73,4 +75,16 @@ export function validateReplicaCounts(
   const available = status.availableReplicas ?? 0;
   if (available > (status.readyReplicas ?? 0)) errs.push(fieldErr.invalid(path.child('availableReplicas'), available, 'cannot be greater than readyReplicas'));
   return errs;
+}
+
+/** A workload's selector is fixed at creation (apps/v1): changing it would orphan its pods. */
+export function validateSelectorUnchanged(selector: LabelSelector | undefined, old: LabelSelector | undefined): FieldError[] {
+  if (isDeepStrictEqual(selector, old)) return [];
+  return [fieldErr.immutable(FieldPath.root('spec').child('selector'), selector)];
+}
+
+/** A write to /status (the controller's) may not relabel the workload: the old labels stay. */
+export function keepLabelsOnStatusWrite(next: { metadata: { labels?: Record<string, string> } }, old: { metadata: { labels?: Record<string, string> } }): void {
+  if (old.metadata.labels) next.metadata.labels = structuredClone(old.metadata.labels);
+  else delete next.metadata.labels;
 }
