@@ -3,11 +3,8 @@
  * names and the `all` category, scale through /scale, and client-side validation against our
  * OpenAPI. Skips, saying why, when kubectl is not installed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '../../helpers/kubectl.js';
+import { kubectlSandbox, runKubectl, type KubectlSandbox } from '../../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
@@ -19,28 +16,20 @@ if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`
 
 describe.skipIf(!available)('kubectl with pods, deployments, replica sets and controller revisions (k8s.io)', () => {
   let s: TestServer;
-  let dir: string;
-  let kubeconfig: string;
-  const kubectl = (...args: string[]) => run(['--kubeconfig', kubeconfig, ...args]);
-  const manifest = (name: string, text: string): string => {
-    const p = join(dir, name);
-    writeFileSync(p, text);
-    return p;
-  };
+  let box: KubectlSandbox;
+  const kubectl = (...args: string[]) => box.run(KUBECTL, args);
+  const manifest = (name: string, text: string): string => box.manifest(name, text);
 
   beforeAll(async () => {
     s = await startTestServer({ apiDomain: 'k8s.io' });
-    dir = mkdtempSync(join(tmpdir(), 'kubectl-apps-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, s.server.kubeconfig());
+    box = kubectlSandbox(s.server.kubeconfig(), 'kubectl-apps-');
   });
   afterAll(async () => {
     await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    box.remove();
   });
 
   it('creates a deployment and scales it through /scale', async () => {
-    // From a manifest: `kubectl create deployment` sends protobuf, which is not served yet.
     const file = manifest(
       'web.yaml',
       `apiVersion: apps/v1

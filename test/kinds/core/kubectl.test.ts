@@ -3,11 +3,8 @@
  * apply with client-side validation against our OpenAPI, field selectors on events, and events/v1.
  * Skips, saying why, when kubectl is not installed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '../../helpers/kubectl.js';
+import { kubectlSandbox, runKubectl, type KubectlSandbox } from '../../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
@@ -19,24 +16,17 @@ if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`
 
 describe.skipIf(!available)('kubectl with nodes, volumes, claims, service accounts and events (k8s.io)', () => {
   let s: TestServer;
-  let dir: string;
-  let kubeconfig: string;
-  const kubectl = (...args: string[]) => run(['--kubeconfig', kubeconfig, ...args]);
-  const manifest = (name: string, text: string): string => {
-    const p = join(dir, name);
-    writeFileSync(p, text);
-    return p;
-  };
+  let box: KubectlSandbox;
+  const kubectl = (...args: string[]) => box.run(KUBECTL, args);
+  const manifest = (name: string, text: string): string => box.manifest(name, text);
 
   beforeAll(async () => {
     s = await startTestServer({ apiDomain: 'k8s.io' });
-    dir = mkdtempSync(join(tmpdir(), 'kubectl-core-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, s.server.kubeconfig());
+    box = kubectlSandbox(s.server.kubeconfig(), 'kubectl-core-');
   });
   afterAll(async () => {
     await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    box.remove();
   });
 
   it('applies a volume, a claim and a service account, and lists them by short name', async () => {

@@ -2,11 +2,8 @@
  * Services and EndpointSlices through a real kubectl under `--api-domain=k8s.io`: create, `svc` and
  * `all`, apply twice, patch and delete. Skips, saying why, when kubectl is absent.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '../../helpers/kubectl.js';
+import { kubectlSandbox, runKubectl, type KubectlSandbox } from '../../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
@@ -18,27 +15,21 @@ if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`
 
 describe.skipIf(!available)('kubectl with Services and EndpointSlices (k8s.io)', () => {
   let s: TestServer;
-  let dir: string;
-  let kubeconfig: string;
-  const kubectl = (...args: string[]) => run(['--kubeconfig', kubeconfig, ...args]);
+  let box: KubectlSandbox;
+  const kubectl = (...args: string[]) => box.run(KUBECTL, args);
+  const manifest = (name: string, text: string): string => box.manifest(name, text);
 
   beforeAll(async () => {
     s = await startTestServer({ apiDomain: 'k8s.io', serviceClusterIPRange: '10.43.0.0/24', serviceNodePortRange: '31000-31099' });
-    dir = mkdtempSync(join(tmpdir(), 'kubectl-svc-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, s.server.kubeconfig());
+    box = kubectlSandbox(s.server.kubeconfig(), 'kubectl-svc-');
   });
   afterAll(async () => {
     await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    box.remove();
   });
 
-  // `kubectl create service` sends protobuf, which the server does not speak yet: a manifest instead.
   it('creates a NodePort service, and lists it as svc and under all', async () => {
-    const file = join(dir, 'web.yaml');
-    writeFileSync(
-      file,
-      `apiVersion: v1
+    const file = box.manifest('web.yaml', `apiVersion: v1
 kind: Service
 metadata:
   name: web
@@ -49,8 +40,7 @@ spec:
   ports:
   - port: 80
     targetPort: 8080
-`,
-    );
+`);
     const c = await kubectl('create', '-f', file);
     expect(c.code, c.stderr).toBe(0);
     const ip = await kubectl('get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP} {.spec.ports[0].nodePort} {.spec.ports[0].targetPort}');
@@ -65,10 +55,7 @@ spec:
   });
 
   it('applies a manifest twice without losing what was allocated, and patches the type', async () => {
-    const file = join(dir, 'svc.yaml');
-    writeFileSync(
-      file,
-      `apiVersion: v1
+    const file = box.manifest('svc.yaml', `apiVersion: v1
 kind: Service
 metadata:
   name: api
@@ -79,8 +66,7 @@ spec:
   ports:
   - name: http
     port: 80
-`,
-    );
+`);
     expect((await kubectl('apply', '-f', file)).code).toBe(0);
     const first = JSON.parse((await kubectl('get', 'svc', 'api', '-o', 'json')).stdout);
     const again = await kubectl('apply', '-f', file);
@@ -100,10 +86,7 @@ spec:
   });
 
   it('applies an EndpointSlice', async () => {
-    const file = join(dir, 'eps.yaml');
-    writeFileSync(
-      file,
-      `apiVersion: discovery.k8s.io/v1
+    const file = box.manifest('eps.yaml', `apiVersion: discovery.k8s.io/v1
 kind: EndpointSlice
 metadata:
   name: web-abc
@@ -117,8 +100,7 @@ endpoints:
 - addresses: ["10.1.2.3"]
   conditions:
     ready: true
-`,
-    );
+`);
     const r = await kubectl('apply', '-f', file);
     expect(r.code, r.stderr).toBe(0);
     const got = await kubectl('get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[0].endpoints[0].addresses[0]}');

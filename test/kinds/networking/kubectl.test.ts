@@ -3,40 +3,30 @@
  * names, client-side validation against our OpenAPI, the default IngressClass, and kubectl's own
  * rendering of the deprecation warning. Skips, saying why, when kubectl is not installed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '../../helpers/kubectl.js';
+import { kubectlSandbox, runKubectl, type KubectlSandbox } from '../../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 
-const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runKubectl(KUBECTL, args, { env });
+const run = (args: string[]) => runKubectl(KUBECTL, args);
 
 const available = await run(['version', '--client']).then((r) => r.code === 0);
 if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`);
 
 describe.skipIf(!available)('kubectl with the networking and flowcontrol kinds (k8s.io)', () => {
   let s: TestServer;
-  let dir: string;
-  let kubeconfig: string;
-  const kubectl = (...args: string[]) => run(['--kubeconfig', kubeconfig, ...args]);
-  const manifest = (name: string, text: string): string => {
-    const p = join(dir, name);
-    writeFileSync(p, text);
-    return p;
-  };
+  let box: KubectlSandbox;
+  const kubectl = (...args: string[]) => box.run(KUBECTL, args);
+  const manifest = (name: string, text: string): string => box.manifest(name, text);
 
   beforeAll(async () => {
     s = await startTestServer({ apiDomain: 'k8s.io' });
-    dir = mkdtempSync(join(tmpdir(), 'kubectl-net-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, s.server.kubeconfig());
+    box = kubectlSandbox(s.server.kubeconfig(), 'kubectl-net-');
   });
   afterAll(async () => {
     await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    box.remove();
   });
 
   it('applies a default IngressClass and an Ingress without a class, which gets it; `ing` lists it', async () => {
