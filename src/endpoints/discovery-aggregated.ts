@@ -44,14 +44,13 @@ export function negotiateAggregated(ctx: RequestContext, group: string): Aggrega
   return undefined;
 }
 
-/** Whether If-None-Match names the current ETag (a list, or `*`, as HTTP allows). */
+/**
+ * Whether If-None-Match is exactly the current ETag, as Kubernetes compares it: the first header's
+ * whole value, no lists, no `*`, no weak `W/` tags (a client sends back the ETag it was given).
+ */
 function notModified(ctx: RequestContext, etag: string): boolean {
-  const header = ctx.req.headers['if-none-match'];
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
+  const first = ctx.req.headersDistinct['if-none-match']?.[0];
+  return first === etag;
 }
 
 /** Writes the document in the chosen form, or 304 when the client already has it. */

@@ -101,9 +101,9 @@ export function createResourceRouter(
     // A kind without a protobuf form answers nothing in protobuf, errors included.
     ctx.protobufRefused = protobufGaps(sub?.kind === 'view' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
-    // Reads may also answer a Table or metadata only (as=Table, as=PartialObjectMetadata...).
-    const conversions = verb === 'get' || verb === 'list' ? conversionSupport(ep) : undefined;
-    if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub), ...(conversions ? { conversions } : {}) });
+    // Every verb may also answer a Table or metadata only (as=Table, as=PartialObjectMetadata...):
+    // writes convert the object they return, as Kubernetes' transformResponseObject does.
+    if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub), conversions: conversionSupport(ep) });
     if (def.deprecation) {
       ctx.warnings.push(deprecationWarning(def, def.deprecation));
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });

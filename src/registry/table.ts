@@ -39,6 +39,11 @@ export interface TableDefinition<T extends KubeObject = KubeObject> {
   /** One cell per column, in column order. Pure. */
   cells(obj: T, ctx: TableContext): TableCell[];
   conditions?(obj: T): TableRowCondition[] | undefined;
+  /**
+   * The order of a list Table's rows, where Kubernetes' list printer sorts them (FlowSchemas by
+   * matching precedence); without it rows keep the list's order. Pure.
+   */
+  compareRows?(a: T, b: T): number;
 }
 
 /** Typed helper, erasing the object type for the definition that holds it. */

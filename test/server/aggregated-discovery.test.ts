@@ -169,6 +169,16 @@ for (const domain of ['orch.io', 'k8s.io']) {
       expect(api.headers.etag).not.toBe(etag);
     });
 
+    it('compares If-None-Match to the ETag exactly, as Kubernetes does: no lists, no `*`, no weak tags', async () => {
+      const etag = (await s.get('/apis', { accept: V2 })).headers.etag as string;
+      for (const inm of [`"other", ${etag}`, `${etag}, "other"`, '*', `W/${etag}`, etag.slice(1, -1)]) {
+        const r = await s.get('/apis', { accept: V2, 'if-none-match': inm });
+        expect(r.status, inm).toBe(200);
+        expect(r.body.kind, inm).toBe('APIGroupDiscoveryList');
+        expect(r.headers.etag, inm).toBe(etag);
+      }
+    });
+
     it('serves YAML when asked', async () => {
       const r = await s.get('/apis', { accept: accept(DG, 'v2', 'application/yaml') });
       expect(r.headers['content-type']).toBe(accept(DG, 'v2', 'application/yaml'));

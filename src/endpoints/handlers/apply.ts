@@ -14,7 +14,7 @@ import { QueryParams } from '../params.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondValue } from '../respond.js';
+import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';
 import { checkName } from './check-name.js';
 import { decodeAs, readRequestBody } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
@@ -67,6 +67,7 @@ export async function readApplyRequest(ctx: RequestContext, ep: ResourceEndpoint
 }
 
 export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const out = negotiateWriteOutput(ctx, ep, 'object');
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('PatchOptions');
   const { config, manager, force } = await readApplyRequest(ctx, ep, q);
@@ -85,5 +86,5 @@ export async function handleApply(ctx: RequestContext, ep: ResourceEndpoint, inf
     // Apply creates a missing object whatever the kind says about PUT; a subresource of one is a 404.
     { dryRun, subresource: info.subresource, allowCreate: !info.subresource },
   );
-  respondValue(ctx, created ? 201 : 200, toServed(ep, object), ep.def.schema);
+  respondWrittenObject(ctx, ep, created ? 201 : 200, out, storedSource(ep, object));
 }

@@ -1,21 +1,21 @@
 /** POST to a collection: create an object, 201 with the stored object (also under dry run). */
-import { toServed } from '../conversion.js';
 import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { errors } from '../../machinery/errors.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondValue } from '../respond.js';
+import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';
 import { QueryParams } from '../params.js';
 import { decodeRequestObject } from './decode-object.js';
 import { scopeOf } from './scope.js';
 
 export async function handleCreate(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   if (info.name) throw errors.methodNotAllowed();
+  const out = negotiateWriteOutput(ctx, ep, 'object');
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('CreateOptions');
   const manager = requestManager(ctx, q, ep, 'CreateOptions');
   const obj = await decodeRequestObject(ctx, ep, q.fieldValidation('CreateOptions'));
   const created = await ep.store.create(scopeOf(ctx), obj, { dryRun, managedFields: managedFieldsStep(ep, manager, '') });
-  respondValue(ctx, 201, toServed(ep, created), ep.def.schema);
+  respondWrittenObject(ctx, ep, 201, out, storedSource(ep, created));
 }

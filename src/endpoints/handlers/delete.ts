@@ -4,13 +4,13 @@
  */
 import { toServed } from '../conversion.js';
 import { errors } from '../../machinery/errors.js';
-import { DecodeError, decodeObject, DeleteOptions, Status } from '../../schema/index.js';
+import { DecodeError, decodeObject, DeleteOptions } from '../../schema/index.js';
 import { listSchemaFor } from '../list-schema.js';
 import type { DeleteOptions as DeleteOptionsType } from '../../schema/index.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondValue } from '../respond.js';
+import { negotiateWriteOutput, respondWriteStatus, respondWrittenList, respondWrittenObject, storedSource } from '../transform/respond-object.js';
 import { QueryParams } from '../params.js';
 import { readOptionalBody } from './decode-object.js';
 import { listValue } from './list.js';
@@ -45,25 +45,27 @@ async function deleteOptions(ctx: RequestContext, ep: ResourceEndpoint, q: Query
 
 export async function handleDelete(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   if (info.subresource) throw errors.methodNotAllowed();
+  const out = negotiateWriteOutput(ctx, ep, 'objectOrStatus');
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const { options, dryRun } = await deleteOptions(ctx, ep, q);
   const { object, deleted } = await ep.store.delete(scopeOf(ctx), info.name, options, { dryRun });
   if (deleted && !ep.def.strategy.returnDeletedObject) {
-    respondValue(ctx, 200, {
+    respondWriteStatus(ctx, 200, out, {
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
       details: { name: info.name, ...(ep.def.group ? { group: ep.def.group } : {}), kind: ep.def.resource, uid: object.metadata.uid },
-    }, Status);
+    });
     return;
   }
   // Kubernetes answers 202 for an object still pending only when the caller asked for cascading
   // deletion the old way (orphanDependents=false); every other pending delete answers 200.
-  respondValue(ctx, !deleted && options.orphanDependents === false ? 202 : 200, toServed(ep, object), ep.def.schema);
+  respondWrittenObject(ctx, ep, !deleted && options.orphanDependents === false ? 202 : 200, out, storedSource(ep, object));
 }
 
 export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const out = negotiateWriteOutput(ctx, ep, 'list', listSchemaFor(ep.def));
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const { options, dryRun } = await deleteOptions(ctx, ep, q);
   const labels = q.labelSelector();
@@ -86,5 +88,8 @@ export async function handleDeleteCollection(ctx: RequestContext, ep: ResourceEn
     const objects = await ep.store.deleteCollection({ ...scopeOf(ctx), signal }, selected.items, options, { dryRun });
     return { selected, objects };
   });
-  respondValue(ctx, 200, listValue(ep, { items: [], resourceVersion: deleted.selected.resourceVersion }, deleted.objects.map((o) => toServed(ep, o))), listSchemaFor(ep.def));
+  const meta = { resourceVersion: deleted.selected.resourceVersion };
+  respondWrittenList(ctx, ep, out, deleted.objects.map((o) => storedSource(ep, o)), meta, () =>
+    listValue(ep, { items: [], ...meta }, deleted.objects.map((o) => toServed(ep, o))),
+  );
 }

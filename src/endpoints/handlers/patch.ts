@@ -21,7 +21,7 @@ import { applyStrategicMergePatch, StrategicMergeError } from '../patch/strategi
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondValue } from '../respond.js';
+import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';
 import { QueryParams } from '../params.js';
 import { handleApply } from './apply.js';
 import { checkName } from './check-name.js';
@@ -130,6 +130,7 @@ function patchValidator(
 
 export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   if (patchTypeOf(ctx) === APPLY_PATCH) return handleApply(ctx, ep, info);
+  const out = negotiateWriteOutput(ctx, ep, 'object');
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('PatchOptions');
   const manager = requestManager(ctx, q, ep, 'PatchOptions');
@@ -147,7 +148,7 @@ export async function handlePatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     },
     { dryRun, managedFields: managedFieldsStep(ep, manager, info.subresource), subresource: info.subresource, allowCreate: false },
   );
-  respondValue(ctx, 200, toServed(ep, object), ep.def.schema);
+  respondWrittenObject(ctx, ep, 200, out, storedSource(ep, object));
 }
 
 function strategicMerge(current: KubeObject, patch: Record<string, unknown>, schema: StructSchema): unknown {

@@ -1,16 +1,16 @@
 /** PUT of an object or a subresource: replace it (create it where the kind allows), 200 or 201. */
-import { toServed } from '../conversion.js';
 import { managedFieldsStep, requestManager } from '../field-manager.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
-import { respondValue } from '../respond.js';
+import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';
 import { QueryParams } from '../params.js';
 import { checkName } from './check-name.js';
 import { decodeRequestObject } from './decode-object.js';
 import { scopeOf } from './scope.js';
 
 export async function handleUpdate(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
+  const out = negotiateWriteOutput(ctx, ep, 'object');
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const dryRun = q.dryRun('UpdateOptions');
   const manager = requestManager(ctx, q, ep, 'UpdateOptions');
@@ -24,5 +24,5 @@ export async function handleUpdate(ctx: RequestContext, ep: ResourceEndpoint, in
     subresource: info.subresource,
     allowCreate: !info.subresource && (ep.def.strategy.allowCreateOnUpdate ?? false),
   });
-  respondValue(ctx, created ? 201 : 200, toServed(ep, object), ep.def.schema);
+  respondWrittenObject(ctx, ep, created ? 201 : 200, out, storedSource(ep, object));
 }

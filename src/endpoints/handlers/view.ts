@@ -19,6 +19,7 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateOutputChoice, respondValue } from '../respond.js';
 import { conversionSupport, convertObject } from '../transform/convert.js';
+import { negotiateWriteOutput, respondWrittenObject } from '../transform/respond-object.js';
 import { optionsFor, respondConverted, tableContext } from '../transform/respond-converted.js';
 import { QueryParams } from '../params.js';
 import { bodyProblems, readRequestValue, strictBodyError } from './decode-object.js';
@@ -111,6 +112,7 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
     respondConverted(ctx, 200, choice, value);
     return;
   }
+  const out = negotiateWriteOutput(ctx, ep, 'object', sub.schema);
   const mapping = viewFieldMapping(ep, sub);
   const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
   const dryRun = q.dryRun(optionsKind);
@@ -166,5 +168,6 @@ export async function handleView(ctx: RequestContext, ep: ResourceEndpoint, info
     subresource: info.subresource,
     allowCreate: false,
   });
-  respondValue(ctx, 200, sub.toView(object, sctx), sub.schema);
+  const view = sub.toView(object, sctx);
+  respondWrittenObject(ctx, ep, 200, out, { stored: view, served: () => view }, sub.table);
 }

@@ -61,6 +61,8 @@ export function buildTable(
   ctx: TableContext,
 ): Record<string, unknown> {
   const def = table ?? defaultTable;
+  const compare = def.compareRows;
+  const ordered = compare && sources.length > 1 ? [...sources].sort((a, b) => compare(a.stored, b.stored)) : sources;
   return {
     kind: 'Table',
     apiVersion: metaApiVersion(c),
@@ -69,7 +71,7 @@ export function buildTable(
     columnDefinitions: options.noHeaders
       ? null
       : def.columns.map((col) => ({ name: col.name, type: col.type, format: col.format ?? '', description: col.description, priority: col.priority ?? 0 })),
-    rows: sources.map((source) => {
+    rows: ordered.map((source) => {
       const conditions = def.conditions?.(source.stored);
       return {
         cells: def.cells(source.stored, ctx),

@@ -27,6 +27,15 @@ export const flowSchemaTable = defineTable<FlowSchemaShape>({
     age(fs, ctx),
     (fs.status?.conditions ?? []).find((c) => c.type === 'Dangling')?.status ?? '?',
   ],
+  // Kubernetes prints a FlowSchema list in the order schemas are matched: by precedence, then name.
+  compareRows: (a, b) => {
+    const pa = a.spec?.matchingPrecedence ?? 0;
+    const pb = b.spec?.matchingPrecedence ?? 0;
+    if (pa !== pb) return pa - pb;
+    const na = a.metadata.name ?? '';
+    const nb = b.metadata.name ?? '';
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  },
 });
 
 type PriorityLevelShape = KubeObject & {
