@@ -50,7 +50,10 @@ export interface FieldManagerOptions {
   /** `group/version` of the served version (`v1` for the core group). */
   readonly apiVersion: string;
   readonly kind: string;
-  /** Fields a write to the main resource ('') or to a subresource does not own (the store resets them). */
+  /**
+   * Fields a write to the main resource ('') or to a subresource does not own (the store resets
+   * them). Asked once per subresource: the answer must not change.
+   */
   readonly resetFields?: (subresource: string) => FieldSet | undefined;
   readonly maxUpdateManagers?: number;
   /** Key of kubectl's client-side apply annotation, when the API domain has one. */
@@ -86,17 +89,43 @@ function managedFieldsOf(obj: unknown): unknown {
   return isObject(obj) && isObject(obj.metadata) ? obj.metadata.managedFields : undefined;
 }
 
+/** Freezes a JSON value and everything in it, so that a shared value cannot be changed by mistake. */
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
 export class FieldManager {
+  /** One updater per subresource: they hold only the schema and the reset fields, both fixed. */
+  private readonly updaters = new Map<string, Updater>();
+  private frozenEmpty: JsonObject | undefined;
+
   constructor(private readonly opts: FieldManagerOptions) {}
 
   private updater(subresource: string): Updater {
-    const ignored = this.opts.resetFields?.(subresource);
-    return new Updater({ type: this.opts.schema, ...(ignored ? { ignored } : {}) });
+    let u = this.updaters.get(subresource);
+    if (!u) {
+      const ignored = this.opts.resetFields?.(subresource);
+      u = new Updater({ type: this.opts.schema, ...(ignored ? { ignored } : {}) });
+      this.updaters.set(subresource, u);
+    }
+    return u;
   }
 
   /** The object a create starts from: every field Go would print for an empty object. */
   private emptyObject(): JsonObject {
     return decodeObject<JsonObject>(this.opts.schema, { apiVersion: this.opts.apiVersion, kind: this.opts.kind }).value;
+  }
+
+  /**
+   * The empty object, built once and frozen, for readers that never hand it (or parts of it) on:
+   * update only compares it. Apply merges into it and returns the result, so it takes a fresh one.
+   */
+  private sharedEmptyObject(): JsonObject {
+    return (this.frozenEmpty ??= deepFreeze(this.emptyObject()));
   }
 
   private decodeOrEmpty(entries: unknown): Managed {
@@ -142,7 +171,7 @@ export class FieldManager {
    * cannot be done the live managedFields are kept.
    */
   update(live: KubeObject | undefined, next: KubeObject, req: WriteRequest): ManagedFieldsEntry[] | undefined {
-    const liveObj = live ?? this.emptyObject();
+    const liveObj = live ?? this.sharedEmptyObject();
     const managed = this.startingPoint(liveObj, next, req.subresource);
     if (live && managed.fields.size === 0 && !managed.reset) return undefined;
     try {

@@ -70,14 +70,12 @@ export class FieldSet {
 
   /** The elements of this level, members and those with children, sorted. */
   elements(): { element: PathElement; member: boolean; children: FieldSet | undefined }[] {
-    const keys = new Set([...this.members.keys(), ...this.children.keys()]);
-    return [...keys]
-      .map((k) => ({
-        element: (this.members.get(k) ?? this.children.get(k)?.element) as PathElement,
-        member: this.members.has(k),
-        children: this.children.get(k)?.set,
-      }))
-      .sort((a, b) => compareElements(a.element, b.element));
+    // Members first, then elements with children only, each in insertion order; then sorted.
+    const out: { element: PathElement; member: boolean; children: FieldSet | undefined }[] = [];
+    for (const [k, element] of this.members) out.push({ element, member: true, children: this.children.get(k)?.set });
+    for (const [k, c] of this.children) if (!this.members.has(k)) out.push({ element: c.element, member: false, children: c.set });
+    if (out.length > 1) out.sort((a, b) => compareElements(a.element, b.element));
+    return out;
   }
 
   union(o: FieldSet): FieldSet {

@@ -95,16 +95,18 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const info = parseIdentifier(id);
     const time = managed.times.get(id);
     const fieldsV1: JsonObject = toFieldsV1(vs.set);
-    entries.push({
-      ...(info.manager ? { manager: info.manager } : {}),
-      operation: vs.applied ? 'Apply' : (info.operation ?? 'Update'),
-      apiVersion: vs.apiVersion,
-      ...(time ? { time } : {}),
-      fieldsType: 'FieldsV1',
-      fieldsV1,
-      ...(info.subresource ? { subresource: info.subresource } : {}),
-    });
+    // Keys in this order: manager, operation, apiVersion, time, fieldsType, fieldsV1, subresource.
+    const entry: ManagedFieldsEntry = {};
+    if (info.manager) entry.manager = info.manager;
+    entry.operation = vs.applied ? 'Apply' : (info.operation ?? 'Update');
+    entry.apiVersion = vs.apiVersion;
+    if (time) entry.time = time;
+    entry.fieldsType = 'FieldsV1';
+    entry.fieldsV1 = fieldsV1;
+    if (info.subresource) entry.subresource = info.subresource;
+    entries.push(entry);
   }
+  if (entries.length < 2) return entries;
   const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
   return entries.sort(
     (p, q) =>

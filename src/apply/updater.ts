@@ -65,7 +65,8 @@ export class Updater {
    */
   private settle(live: unknown, next: unknown, managers: ManagedFields, writer: string, force: boolean): { managers: ManagedFields; compare: Comparison } {
     const compare = excludeFields(compareValues(this.opts.type, live, next), this.opts.ignored);
-    const changed = compare.modified.union(compare.added);
+    // Only other managers lose fields; a create has none, so the union is made when first needed.
+    let changed: FieldSet | undefined;
     const conflicts: Conflict[] = [];
     const out: ManagedFields = new Map();
     for (const [m, vs] of managers) {
@@ -73,6 +74,7 @@ export class Updater {
         if (!vs.set.empty) out.set(m, vs);
         continue;
       }
+      changed ??= compare.modified.union(compare.added);
       const lost = vs.set.intersection(changed);
       if (!force) for (const path of lost.paths()) conflicts.push({ manager: m, path });
       const kept = vs.set.difference(lost).difference(compare.removed);
