@@ -10,6 +10,8 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestServer, type TestServer } from './server.js';
 
 export interface Kubectl {
   /** `kubectl 1.27`, or `kubectl (PATH)` for the one on PATH. */
@@ -228,5 +230,43 @@ export function kubectlSandbox(kubeconfigText: string, prefix = 'orch-kubectl-')
     run: (bin, args, timeoutMs) => runKubectl(bin, args, { env, timeoutMs }),
     spawn: (bin, args) => spawnKubectl(bin, args, { env }),
     remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The kubectl the single-version suites use: $KUBECTL, else the one on PATH. */
+export const DEFAULT_KUBECTL = process.env.KUBECTL ?? 'kubectl';
+
+/** Whether `bin` runs at all; says so when it does not, so the skip has its reason in the log. */
+export async function kubectlRuns(bin: string): Promise<boolean> {
+  const ok = (await runKubectl(bin, ['version', '--client'])).code === 0;
+  if (!ok) console.log(`kubectl tests skipped: ${bin} could not be run`);
+  return ok;
+}
+
+/**
+ * Called inside a describe: a test server with `options` started before its tests and a kubectl
+ * sandbox pointed at it, both gone after them. `kubectl` runs DEFAULT_KUBECTL in the sandbox.
+ */
+export function withKubectlServer(
+  prefix: string,
+  options: Parameters<typeof startTestServer>[0],
+): { kubectl(...args: string[]): Promise<Run>; manifest(name: string, text: string): string } {
+  let server: TestServer | undefined;
+  let box: KubectlSandbox | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    box = kubectlSandbox(server.server.kubeconfig(), prefix);
+  });
+  afterAll(async () => {
+    await server?.close();
+    box?.remove();
+  });
+  const sandbox = (): KubectlSandbox => {
+    if (!box) throw new Error('withKubectlServer: used outside its describe');
+    return box;
+  };
+  return {
+    kubectl: (...args) => sandbox().run(DEFAULT_KUBECTL, args),
+    manifest: (name, text) => sandbox().manifest(name, text),
   };
 }

@@ -2,34 +2,16 @@
  * Services and EndpointSlices through a real kubectl under `--api-domain=k8s.io`: create, `svc` and
  * `all`, apply twice, patch and delete. Skips, saying why, when kubectl is absent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlSandbox, runKubectl, type KubectlSandbox } from '../../helpers/kubectl.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KUBECTL, kubectlRuns, withKubectlServer } from '../../helpers/kubectl.js';
 
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-
-const run = (args: string[]) => runKubectl(KUBECTL, args);
-
-const available = await run(['version', '--client']).then((r) => r.code === 0);
-if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`);
+const available = await kubectlRuns(DEFAULT_KUBECTL);
 
 describe.skipIf(!available)('kubectl with Services and EndpointSlices (k8s.io)', () => {
-  let s: TestServer;
-  let box: KubectlSandbox;
-  const kubectl = (...args: string[]) => box.run(KUBECTL, args);
-  const manifest = (name: string, text: string): string => box.manifest(name, text);
-
-  beforeAll(async () => {
-    s = await startTestServer({ apiDomain: 'k8s.io', serviceClusterIPRange: '10.43.0.0/24', serviceNodePortRange: '31000-31099' });
-    box = kubectlSandbox(s.server.kubeconfig(), 'kubectl-svc-');
-  });
-  afterAll(async () => {
-    await s.close();
-    box.remove();
-  });
+  const { kubectl, manifest } = withKubectlServer('kubectl-svc-', { apiDomain: 'k8s.io', serviceClusterIPRange: '10.43.0.0/24', serviceNodePortRange: '31000-31099' });
 
   it('creates a NodePort service, and lists it as svc and under all', async () => {
-    const file = box.manifest('web.yaml', `apiVersion: v1
+    const file = manifest('web.yaml', `apiVersion: v1
 kind: Service
 metadata:
   name: web
@@ -55,7 +37,7 @@ spec:
   });
 
   it('applies a manifest twice without losing what was allocated, and patches the type', async () => {
-    const file = box.manifest('svc.yaml', `apiVersion: v1
+    const file = manifest('svc.yaml', `apiVersion: v1
 kind: Service
 metadata:
   name: api
@@ -86,7 +68,7 @@ spec:
   });
 
   it('applies an EndpointSlice', async () => {
-    const file = box.manifest('eps.yaml', `apiVersion: discovery.k8s.io/v1
+    const file = manifest('eps.yaml', `apiVersion: discovery.k8s.io/v1
 kind: EndpointSlice
 metadata:
   name: web-abc

@@ -3,31 +3,13 @@
  * names, client-side validation against our OpenAPI, the default IngressClass, and kubectl's own
  * rendering of the deprecation warning. Skips, saying why, when kubectl is not installed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlSandbox, runKubectl, type KubectlSandbox } from '../../helpers/kubectl.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KUBECTL, kubectlRuns, withKubectlServer } from '../../helpers/kubectl.js';
 
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-
-const run = (args: string[]) => runKubectl(KUBECTL, args);
-
-const available = await run(['version', '--client']).then((r) => r.code === 0);
-if (!available) console.log(`kubectl tests skipped: ${KUBECTL} could not be run`);
+const available = await kubectlRuns(DEFAULT_KUBECTL);
 
 describe.skipIf(!available)('kubectl with the networking and flowcontrol kinds (k8s.io)', () => {
-  let s: TestServer;
-  let box: KubectlSandbox;
-  const kubectl = (...args: string[]) => box.run(KUBECTL, args);
-  const manifest = (name: string, text: string): string => box.manifest(name, text);
-
-  beforeAll(async () => {
-    s = await startTestServer({ apiDomain: 'k8s.io' });
-    box = kubectlSandbox(s.server.kubeconfig(), 'kubectl-net-');
-  });
-  afterAll(async () => {
-    await s.close();
-    box.remove();
-  });
+  const { kubectl, manifest } = withKubectlServer('kubectl-net-', { apiDomain: 'k8s.io' });
 
   it('applies a default IngressClass and an Ingress without a class, which gets it; `ing` lists it', async () => {
     const file = manifest(
