@@ -1,5 +1,5 @@
 /** The request context the filters and endpoint handlers share: transport plus parsed request info. */
-import type { UserInfo } from '../admission/types.js';
+import type { UserInfo } from '../machinery/user-info.js';
 import type { HttpContext } from '../http/context.js';
 import type { RequestInfo } from './request-info.js';
 

@@ -7,7 +7,7 @@
 import { writeBody } from '../http/respond.js';
 import { parseAccept, rangeAccepts } from '../http/negotiate.js';
 import { errors, toStatus, type Status } from '../machinery/errors.js';
-import { protobufGaps, protobufSerializer } from '../machinery/codec/protobuf/index.js';
+import { protobufGaps, protobufSerializer } from '../schema/protobuf/index.js';
 import { jsonSerializer, yamlSerializer, type JsonText, type Serializer } from '../machinery/codec/serializers.js';
 import { PartialObjectMetadata, PartialObjectMetadataList, Status as StatusSchema, type StructSchema } from '../schema/index.js';
 import type { RequestContext } from './request-context.js';

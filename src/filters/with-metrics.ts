@@ -2,7 +2,7 @@
 import type { Filter } from '../http/context.js';
 import type { RequestContext } from '../endpoints/request-context.js';
 import { toStatus } from '../machinery/errors.js';
-import type { ApiMetrics } from '../server/metrics.js';
+import type { ApiMetrics } from '../machinery/metrics.js';
 
 const KNOWN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics', '/version', '/api', '/apis', '/openapi/v2', '/openapi/v3']);
 

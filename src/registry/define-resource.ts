@@ -3,7 +3,7 @@
  * storage keys, watch and decoding all follow from it. Definitions are factories of the API names,
  * because groups, annotation keys and secret types derive from the API domain.
  */
-import type { UserInfo } from '../admission/types.js';
+import type { UserInfo } from '../machinery/user-info.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';

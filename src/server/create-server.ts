@@ -10,7 +10,7 @@ import { namespaceLifecycle, type NamespacePhase } from '../admission/plugins/na
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
-import { startCompactor, type Compactor } from '../controllers/compactor/index.js';
+import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';

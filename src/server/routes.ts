@@ -12,7 +12,7 @@ import type { ResourceRequestInfo } from '../endpoints/request-info.js';
 import { respondValue } from '../endpoints/respond.js';
 import { writeBody, writeText } from '../http/respond.js';
 import { errors } from '../machinery/errors.js';
-import type { ApiMetrics } from './metrics.js';
+import type { ServerMetrics } from './metrics.js';
 
 export interface RouteDeps {
   discovery: DiscoveryDocuments;
@@ -20,7 +20,7 @@ export interface RouteDeps {
   apiDiscoveryGroup: string;
   version: Record<string, string>;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
-  metrics: ApiMetrics;
+  metrics: ServerMetrics;
   openapi: ReturnType<typeof createOpenApiHandler>;
   routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void>;
 }

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
-import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
+import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
 import type { RequestContext } from '../request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
@@ -17,7 +17,7 @@ import { isProtobuf, negotiateOutputChoice, type Conversion } from '../respond.j
 import { conversionSupport, convertObject } from '../transform/convert.js';
 import { optionsFor, tableContext } from '../transform/respond-converted.js';
 import type { TableOptions } from '../transform/table-options.js';
-import { encodeProtobufObject, encodeWatchEvent, frame } from '../../machinery/codec/protobuf/index.js';
+import { encodeProtobufObject, encodeWatchEvent, frame } from '../../schema/protobuf/index.js';
 import { PartialObjectMetadata, Status, type KubeObject } from '../../schema/index.js';
 import { QueryParams } from '../params.js';
 

@@ -7,7 +7,7 @@
 import { AsyncQueue } from '../../util/async-queue.js';
 import { KVError, isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
 import { SortedKeys } from '../sorted-keys.js';
-import { EncodedObject, type WatchItem } from '../encoded-object.js';
+import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
 
 export interface CacheEntry {
   key: string;
