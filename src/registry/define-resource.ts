@@ -255,3 +255,8 @@ export function defineVersion(
 export function listKindOf(def: Pick<ResourceDefinition, 'kind'>): string {
   return `${def.kind}List`;
 }
+
+// The rest of a kind's authoring surface: kinds (src/apis) import the registry through this file only.
+export { statusSubresource } from './subresources.js';
+export { age, ageColumn, column, defineTable, nameColumn, type TableContext, type TableDefinition, type TableRowCondition } from './table.js';
+export { accessModesText, containerCells, formatLabelSelector, formatLabels, listWithMore, selectorText } from './table-format.js';
