@@ -17,7 +17,7 @@ import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleView } from './handlers/view.js';
 import { apiVersionOf } from '../machinery/gvk.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { negotiateOutput } from './respond.js';
 import { conversionSupport } from './transform/convert.js';
 import type { ResourceRequestInfo } from './request-info.js';

@@ -2,7 +2,7 @@
  * The composition root: the only place that constructs the store backend, the cache, admission,
  * the registry, controllers and the HTTP listener. `createServer` returns a running server.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
@@ -16,13 +16,8 @@ import { startNamespaceController, type NamespaceController } from '../controlle
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
-import type { RequestContext } from '../endpoints/request-context.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
 import { versionInfo } from '../endpoints/version.js';
-import { withMetrics } from '../filters/with-metrics.js';
-import { withPanicRecovery } from '../filters/with-panic-recovery.js';
-import { withTimeout } from '../filters/with-timeout.js';
-import { compose } from '../http/context.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
@@ -35,10 +30,12 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { createLogger } from './logger.js';
 import { createApiMetrics } from './metrics.js';
 import { DEFAULTS, type ServerOptions } from './options.js';
+import { createRequestListener } from './request-listener.js';
 import { createRouter } from './routes.js';
 import { PACKAGE_VERSION } from './package-version.js';
 
@@ -160,30 +157,13 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
-  const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
-
-  const http: Server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    const ctx: RequestContext = {
-      req,
-      res,
-      url,
-      signal: abort.signal,
-      startedAt: process.hrtime.bigint(),
-      warnings: [],
-      info: parseRequestInfo(req.method ?? 'GET', url),
-      protobufMediaType: names.protobufMediaType,
-    };
-    handle(ctx).catch((e: unknown) => {
-      log.error('unhandled failure while writing a response', { error: String(e) });
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
+  const chain = buildChain({
+    log,
+    metrics,
+    resolveRequestInfo: parseRequestInfo,
+    requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
   });
+  const http: Server = createHttpServer(createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType }));
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
