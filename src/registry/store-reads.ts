@@ -61,7 +61,7 @@ export class StoreReads {
   }
 
   /** The key prefix of a namespace's objects, or of all objects. */
-  private scopePrefix(namespace: string): string {
+  scopePrefix(namespace: string): string {
     return this.definition.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
   }
 

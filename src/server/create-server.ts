@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
-import { namespaceLifecycle, type NamespacePhase } from '../admission/plugins/namespace-lifecycle/index.js';
+import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
@@ -23,6 +23,7 @@ import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
+import { ResourceListers } from '../registry/lister.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
@@ -69,34 +70,13 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
 
   const registry = new ResourceRegistry();
   let namespaceStore: GenericStore | undefined;
-  const lookup = {
-    async phase(name: string, signal: AbortSignal): Promise<NamespacePhase> {
-      if (!namespaceStore) return 'active';
-      const read = async (): Promise<NamespacePhase> => {
-        const { entry } = cache.get(namespaceStore!.prefix, namespaceStore!.keyFor('', name));
-        if (!entry) return 'missing';
-        const ns = entry.object.parse<{ metadata: { deletionTimestamp?: string }; status?: { phase?: string } }>();
-        return ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating' ? 'terminating' : 'active';
-      };
-      const fast = await read();
-      if (fast !== 'missing') return fast;
-      // Not in the cache yet: a namespace created an instant ago must still count.
-      await cache.syncWithStore(signal);
-      return read();
-    },
-  };
-  // Storage versions (hubs) by group/resource; filled below, read lazily by admission plugins.
+  // Storage versions (hubs) by group/resource, filled below; every reader of stored objects reads
+  // them through a lister (made now, bound to its store on first use).
   const hubs = new Map<string, GenericStore>();
-  /** Every stored object of a resource, after the cache caught up with the store (a consistent read). */
-  const storedObjects = async <T>(group: string, resource: string, signal: AbortSignal): Promise<T[]> => {
-    const store = hubs.get(`${group}/${resource}`);
-    if (!store) return [];
-    await cache.syncWithStore(signal);
-    return cache.list(store.prefix, store.prefix, undefined).entries.map((e) => e.object.parse<T>());
-  };
+  const listers = new ResourceListers(cache, hubs, log);
   const admission = admissionChain([
-    namespaceLifecycle(names, lookup),
-    defaultIngressClass(names, { list: (signal) => storedObjects(names.group('networking'), 'ingressclasses', signal) }),
+    namespaceLifecycle(names, listers.for('', 'namespaces')),
+    defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
