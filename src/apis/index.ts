@@ -3,6 +3,7 @@ import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
 import { certificatesResources } from './certificates/index.js';
+import { coordinationResources } from './coordination/index.js';
 import { coreV1Resources } from './core/v1/index.js';
 import { discoveryResources } from './discovery/index.js';
 import { eventsResources } from './events/index.js';
@@ -20,4 +21,5 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...flowcontrolResources,
   ...certificatesResources,
   ...admissionregistrationResources,
+  ...coordinationResources,
 ];

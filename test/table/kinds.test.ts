@@ -86,6 +86,8 @@ const EXPECTED: Record<string, Expectation> = {
   },
   'admissionregistration/v1/MutatingWebhookConfiguration': { columns: ['Name', 'Webhooks', 'Age'], cells: { Webhooks: 1 } },
   'admissionregistration/v1/ValidatingWebhookConfiguration': { columns: ['Name', 'Webhooks', 'Age'], cells: { Webhooks: 1 } },
+  'core/v1/Endpoints': { columns: ['Name', 'Endpoints', 'Age'], cells: { Endpoints: '10.1.2.3:80' } },
+  'coordination/v1/Lease': { columns: ['Name', 'Holder', 'Age'], cells: { Holder: 'node-1' } },
 };
 
 function keyOf(def: ResourceDefinition): string {
