@@ -2,6 +2,7 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
+import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
 import { coordinationResources } from './coordination/index.js';
 import { coreV1Resources } from './core/v1/index.js';
@@ -15,6 +16,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
   ...appsResources,
   ...eventsResources,
+  ...batchResources,
   ...networkingResources,
   ...rbacResources,
   ...discoveryResources,

@@ -87,6 +87,14 @@ const EXPECTED: Record<string, Expectation> = {
   'admissionregistration/v1/MutatingWebhookConfiguration': { columns: ['Name', 'Webhooks', 'Age'], cells: { Webhooks: 1 } },
   'admissionregistration/v1/ValidatingWebhookConfiguration': { columns: ['Name', 'Webhooks', 'Age'], cells: { Webhooks: 1 } },
   'core/v1/Endpoints': { columns: ['Name', 'Endpoints', 'Age'], cells: { Endpoints: '10.1.2.3:80' } },
+  'batch/v1/Job': {
+    columns: ['Name', 'Completions', 'Duration', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Completions: '0/1', Duration: '', Containers: 'pi', Images: 'perl:5.34' },
+  },
+  'batch/v1/CronJob': {
+    columns: ['Name', 'Schedule', 'Suspend', 'Active', 'Last Schedule', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Schedule: '*/5 * * * *', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Containers: 'hello', Images: 'busybox:1.36', Selector: '<none>' },
+  },
   'coordination/v1/Lease': { columns: ['Name', 'Holder', 'Age'], cells: { Holder: 'node-1' } },
 };
 
