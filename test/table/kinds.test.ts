@@ -69,6 +69,11 @@ const EXPECTED: Record<string, Expectation> = {
     columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', '*Containers', '*Images', '*Selector'],
     cells: { Desired: 1, Current: 0, Ready: 0, Images: 'nginx:1.25', Selector: 'app=web' },
   },
+  'apps/v1/StatefulSet': { columns: ['Name', 'Ready', 'Age', '*Containers', '*Images'], cells: { Ready: '0/1', Containers: 'db', Images: 'postgres:16' } },
+  'apps/v1/DaemonSet': {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Desired: 0, Current: 0, Ready: 0, 'Up-to-date': 0, Available: 0, 'Node Selector': 'example.com/role=edge', Containers: 'agent', Selector: 'app=agent' },
+  },
   'networking/v1/IngressClass': { columns: ['Name', 'Controller', 'Parameters', 'Age'], cells: { Controller: 'example.com/ingress-controller', Parameters: '<none>' } },
   'networking/v1/Ingress': { columns: ['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age'], cells: { Class: '<none>', Hosts: '*', Address: '', Ports: '80' } },
   'rbac.authorization/v1/ClusterRoleBinding': { columns: bindingColumns, cells: { Role: 'ClusterRole/view', Users: '', Groups: 'readers' } },
