@@ -70,6 +70,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   validateCreate?(obj: T, ctx: StrategyContext): FieldError[];
   /** Rules for an update only, beside validate; may compare with the stored object. */
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /**
+   * Normalizes a valid object before it is stored (Endpoints are repacked), after validation and
+   * before validating admission, as Kubernetes' Canonicalize. Main-resource writes only. Mutates.
+   */
+  canonicalize?(obj: T): void;
   /** Non-fatal advice returned as `Warning` headers. */
   warnings?(obj: T, old: T | undefined, ctx: StrategyContext): string[];
   /** Kind-specific field-selector attributes, beside `metadata.name` and `metadata.namespace`. */

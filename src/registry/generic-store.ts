@@ -197,6 +197,7 @@ export class GenericStore extends StoreReads {
       ];
       if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
       scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
+      strategy.canonicalize?.(obj);
       await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
       if (opts.dryRun) return obj;
 
@@ -296,6 +297,7 @@ export class GenericStore extends StoreReads {
       ];
       if (errs.length) throw this.invalid(name, errs);
       scope.warnings.push(...(strategy.warnings?.(obj, current, ctx) ?? []));
+      if (!partial) strategy.canonicalize?.(obj);
       await this.admission.validate(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
 
       obj.metadata.resourceVersion = current.metadata.resourceVersion;
