@@ -19,6 +19,7 @@ import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/opena
 import type { RequestContext } from '../endpoints/request-context.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
 import { versionInfo } from '../endpoints/version.js';
+import { withDomainHints } from '../filters/with-domain-hints.js';
 import { withMetrics } from '../filters/with-metrics.js';
 import { withPanicRecovery } from '../filters/with-panic-recovery.js';
 import { withTimeout } from '../filters/with-timeout.js';
@@ -160,7 +161,13 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
-  const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
+  const filters = [
+    withPanicRecovery(log),
+    withMetrics(metrics),
+    withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds),
+    withDomainHints(names), // absent under k8s.io
+  ].filter((f) => f !== undefined);
+  const handle = compose<RequestContext>(filters, router);
 
   const http: Server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
