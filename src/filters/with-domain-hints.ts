@@ -47,7 +47,6 @@ const FALLBACKS: Record<string, string> = {
   Table: 'the answer is the plain object or list, not a Table',
   PartialObjectMetadata: 'the answer is the whole object',
   PartialObjectMetadataList: 'the answer is the whole list',
-  APIGroupDiscoveryList: 'the answer is the unaggregated discovery document',
 };
 
 /** `rbac.authorization.k8s.io` → `rbac.authorization.orch.io`; undefined for a name outside k8s.io. */
@@ -65,8 +64,11 @@ function isClientGo(userAgent: string | undefined): boolean {
   return userAgent !== undefined && /\(\S+\/\S+\) kubernetes\/\S+$/.test(userAgent);
 }
 
-/** The hints a request earns on a server of `names.domain` (nothing when that is k8s.io). */
-export function domainHints(names: ApiNames, req: RequestFacts): DomainHints {
+/**
+ * The hints a request earns on a server of `names.domain` (nothing when that is k8s.io).
+ * `isServedGroup` tells a k8s.io group someone defined on purpose (a 404 there is an ordinary one).
+ */
+export function domainHints(names: ApiNames, req: RequestFacts, isServedGroup: (group: string) => boolean = () => false): DomainHints {
   const warnings: string[] = [];
   const failures = new Map<number, string>();
   const advice = domainAdvice(names);
@@ -79,34 +81,38 @@ export function domainHints(names: ApiNames, req: RequestFacts): DomainHints {
   }
 
   // Accept: Kubernetes' protobuf, or a representation in a k8s.io group (as=Table;g=meta.k8s.io,
-  // as=APIGroupDiscoveryList;g=apidiscovery.k8s.io). A client that lists a fallback gets it, with a
-  // warning; one that lists nothing else gets 406, with the reason.
-  const asked = new Map<string, string>();
+  // as=APIGroupDiscoveryList;g=apidiscovery.k8s.io). A client that lists nothing else gets 406, with
+  // the reason. One that lists a fallback gets it, and a warning where the fallback shows: protobuf
+  // and Table, not aggregated discovery, whose unaggregated form serves a client just as well.
+  const asked = new Map<string, { cause: string; visible: boolean }>();
   for (const range of req.accept ? parseAccept(req.accept) : []) {
     const mediaType = `${range.type}/${range.subtype}`;
     const group = range.params.g;
     const ours = group !== undefined ? translated(group, names) : undefined;
     if (mediaType === KUBERNETES_PROTOBUF) {
-      asked.set(mediaType, `${KUBERNETES_PROTOBUF} is Kubernetes' name for protobuf (here ${names.protobufMediaType}), so the answer is not protobuf`);
+      asked.set(mediaType, { cause: `${KUBERNETES_PROTOBUF} is Kubernetes' name for protobuf (here ${names.protobufMediaType})`, visible: true });
     } else if (group !== undefined && ours !== undefined) {
-      const as = range.params.as;
-      const what = as ? `as=${as};g=${group}` : `g=${group}`;
-      asked.set(what, `${what} is Kubernetes' name (here g=${ours}), so ${FALLBACKS[as ?? ''] ?? 'the answer is in the next form the client accepts'}`);
+      const what = range.params.as ? `as=${range.params.as};g=${group}` : `g=${group}`;
+      asked.set(what, { cause: `${what} is Kubernetes' name (here g=${ours})`, visible: ours === names.metaGroup });
     }
   }
   if (asked.size > 0) {
-    const causes = [...asked.values()].join('; ');
-    warnings.push(`${causes}; ${advice}`);
-    failures.set(406, `the Accept header uses Kubernetes' names: ${causes.replace(/, so [^;]*/g, '')}; ${advice}`);
+    failures.set(406, `the Accept header uses Kubernetes' names: ${[...asked.values()].map((a) => a.cause).join('; ')}; ${advice}`);
+  }
+  for (const [what, { cause, visible }] of asked) {
+    if (!visible) continue;
+    const as = /^as=([^;]+);/.exec(what)?.[1];
+    const fallback = what === KUBERNETES_PROTOBUF ? 'the answer is not protobuf' : (FALLBACKS[as ?? ''] ?? 'the answer is in the next form the client accepts');
+    warnings.push(`${cause}, so ${fallback}; ${advice}`);
   }
 
-  // A k8s.io group in the path (/apis/rbac.authorization.k8s.io/v1/..., its OpenAPI document): not
-  // served here unless someone defined it, so only its 404 says more.
+  // A k8s.io group in the path (/apis/rbac.authorization.k8s.io/v1/..., its OpenAPI document): its
+  // 404 says more, unless someone defined a kind in that group here.
   const segments = req.path.split('/').filter((s) => s !== '');
   const apisAt = segments[0] === 'openapi' ? segments.indexOf('apis') : segments[0] === 'apis' ? 0 : -1;
   const pathGroup = apisAt >= 0 ? segments[apisAt + 1] : undefined;
   const ourGroup = pathGroup !== undefined ? translated(pathGroup, names) : undefined;
-  if (pathGroup !== undefined && ourGroup !== undefined) {
+  if (pathGroup !== undefined && ourGroup !== undefined && !isServedGroup(pathGroup)) {
     failures.set(404, `${pathGroup} is Kubernetes' name of the group served here as ${ourGroup}; ${advice}`);
   }
 
@@ -123,11 +129,11 @@ export function domainHints(names: ApiNames, req: RequestFacts): DomainHints {
 }
 
 /** The filter: warnings before the answer, a longer message on a failure the names explain. */
-export function withDomainHints(names: ApiNames): Filter<RequestContext> | undefined {
+export function withDomainHints(names: ApiNames, isServedGroup: (group: string) => boolean): Filter<RequestContext> | undefined {
   if (names.domain === KUBERNETES_DOMAIN) return undefined;
   return async (ctx, next) => {
     const { headers } = ctx.req;
-    const hints = domainHints(names, { path: ctx.url.pathname, contentType: headers['content-type'], accept: headers.accept, userAgent: headers['user-agent'] });
+    const hints = domainHints(names, { path: ctx.url.pathname, contentType: headers['content-type'], accept: headers.accept, userAgent: headers['user-agent'] }, isServedGroup);
     ctx.warnings.push(...hints.warnings);
     try {
       await next();

@@ -165,7 +165,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     withPanicRecovery(log),
     withMetrics(metrics),
     withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds),
-    withDomainHints(names), // absent under k8s.io
+    withDomainHints(names, (group) => registry.all().some((r) => r.def.group === group)), // absent under k8s.io
   ].filter((f) => f !== undefined);
   const handle = compose<RequestContext>(filters, router);
 
