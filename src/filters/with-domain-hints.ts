@@ -64,6 +64,12 @@ function isClientGo(userAgent: string | undefined): boolean {
   return userAgent !== undefined && /\(\S+\/\S+\) kubernetes\/\S+$/.test(userAgent);
 }
 
+/** A cheap first look, so that the ordinary request (no Kubernetes name anywhere) costs no parsing. */
+function mayUseKubernetesNames(req: RequestFacts): boolean {
+  const named = (text: string | undefined): boolean => text !== undefined && (text.includes(KUBERNETES_DOMAIN) || text.includes('vnd.kubernetes'));
+  return named(req.contentType) || named(req.accept) || req.path.includes(KUBERNETES_DOMAIN) || req.path.startsWith('/openapi/');
+}
+
 /**
  * The hints a request earns on a server of `names.domain` (nothing when that is k8s.io).
  * `isServedGroup` tells a k8s.io group someone defined on purpose (a 404 there is an ordinary one).
@@ -72,7 +78,7 @@ export function domainHints(names: ApiNames, req: RequestFacts, isServedGroup: (
   const warnings: string[] = [];
   const failures = new Map<number, string>();
   const advice = domainAdvice(names);
-  if (names.domain === KUBERNETES_DOMAIN) return { warnings, forFailure: () => undefined };
+  if (names.domain === KUBERNETES_DOMAIN || !mayUseKubernetesNames(req)) return { warnings, forFailure: () => undefined };
 
   // A body in Kubernetes' protobuf: always refused (415), since this server's protobuf has another name.
   const body = req.contentType ? parseMediaType(req.contentType) : undefined;
