@@ -14,7 +14,7 @@ import type { Filter } from '../http/context.js';
 import { parseAccept, parseMediaType } from '../http/negotiate.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import { StatusError } from '../machinery/errors.js';
-import type { RequestContext } from '../endpoints/request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 
 const KUBERNETES_DOMAIN = 'k8s.io';
 const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';

@@ -1,5 +1,6 @@
-/** The transport-level state of one request; the endpoints extend it with what they parse. */
+/** The transport-level state of one request; the request context (machinery) extends it. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResponseRecord } from './response-recorder.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -10,6 +11,8 @@ export interface HttpContext {
   readonly startedAt: bigint;
   /** Texts for `Warning: 299 - "..."` headers, added before the response is written. */
   readonly warnings: string[];
+  /** What the response writer sent: status code and body bytes (for metrics and audit). */
+  readonly response: ResponseRecord;
 }
 
 export type Next = () => Promise<void>;

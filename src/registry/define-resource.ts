@@ -3,7 +3,7 @@
  * storage keys, watch and decoding all follow from it. Definitions are factories of the API names,
  * because groups, annotation keys and secret types derive from the API domain.
  */
-import type { UserInfo } from '../admission/types.js';
+import type { UserInfo } from '../machinery/user-info.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
@@ -255,3 +255,8 @@ export function defineVersion(
 export function listKindOf(def: Pick<ResourceDefinition, 'kind'>): string {
   return `${def.kind}List`;
 }
+
+// The rest of a kind's authoring surface: kinds (src/apis) import the registry through this file only.
+export { statusSubresource } from './subresources.js';
+export { age, ageColumn, column, defineTable, nameColumn, type TableContext, type TableDefinition, type TableRowCondition } from './table.js';
+export { accessModesText, containerCells, formatLabelSelector, formatLabels, listWithMore, selectorText } from './table-format.js';

@@ -8,7 +8,7 @@ import type { GroupResource } from '../machinery/gvk.js';
 import type { LabelSelector } from '../machinery/labels.js';
 import type { KubeObject } from '../schema/index.js';
 import { TooLargeResourceVersionError, WatchTooOldError, withRevision, type CacheEntry, type EntryFilter, type WatchCache } from '../storage/cacher/cache.js';
-import { EncodedObject, type WatchItem } from '../storage/encoded-object.js';
+import { EncodedObject, type WatchItem } from '../machinery/encoded-object.js';
 import { isKVError, KVError, type KVEvent, type RevisionedKV } from '../storage/kv.js';
 import { AsyncQueue } from '../util/async-queue.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
@@ -61,7 +61,7 @@ export class StoreReads {
   }
 
   /** The key prefix of a namespace's objects, or of all objects. */
-  private scopePrefix(namespace: string): string {
+  scopePrefix(namespace: string): string {
     return this.definition.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
   }
 

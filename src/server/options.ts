@@ -1,7 +1,7 @@
 /** Server options with their defaults, shared by the library entry point and the CLI. */
 import type { ResourceFactory } from '../registry/define-resource.js';
 import type { CacheOptions } from '../storage/cacher/cache.js';
-import type { Logger, LogLevel } from './logger.js';
+import type { Logger, LogLevel } from '../machinery/logger.js';
 
 export interface ServerOptions {
   /** Address to listen on; loopback by default, since nothing authenticates callers yet. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { builtinResources } from '../../src/apis/index.js';
 import { createApiNames, type ApiNames } from '../../src/machinery/api-names.js';
-import { decodeProtobufObject, encodeProtobufObject } from '../../src/machinery/codec/protobuf/index.js';
+import { decodeProtobufObject, encodeProtobufObject } from '../../src/schema/protobuf/index.js';
 import { ALL_VERBS, type ResourceDefinition } from '../../src/registry/define-resource.js';
 import { decodeObject, type StructSchema } from '../../src/schema/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigMapSchema } from '../../src/apis/core/v1/configmap.js';
-import { decodeProtobufObject, encodeProtobufObject } from '../../src/machinery/codec/protobuf/index.js';
+import { decodeProtobufObject, encodeProtobufObject } from '../../src/schema/protobuf/index.js';
 import { defineResource } from '../../src/registry/define-resource.js';
 import { nameValidators } from '../../src/machinery/name-validation.js';
 import { decodeObject, objectHeader, t, type KubeObject, type StructSchema } from '../../src/schema/index.js';

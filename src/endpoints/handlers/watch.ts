@@ -9,15 +9,15 @@ import { once } from 'node:events';
 import { setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
-import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
-import type { RequestContext } from '../request-context.js';
+import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isProtobuf, negotiateOutputChoice, type Conversion } from '../respond.js';
 import { conversionSupport, convertObject } from '../transform/convert.js';
 import { optionsFor, tableContext } from '../transform/respond-converted.js';
 import type { TableOptions } from '../transform/table-options.js';
-import { encodeProtobufObject, encodeWatchEvent, frame } from '../../machinery/codec/protobuf/index.js';
+import { encodeProtobufObject, encodeWatchEvent, frame } from '../../schema/protobuf/index.js';
 import { PartialObjectMetadata, Status, type KubeObject } from '../../schema/index.js';
 import { QueryParams } from '../params.js';
 
@@ -75,8 +75,6 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
       bookmark,
     );
     const { res } = ctx;
-    ctx.longRunning = true;
-    ctx.statusCode = 200;
     // Kubernetes marks every stream format but JSON as a watch stream.
     setCommonHeaders(ctx, protobuf ? `${serializer.mediaType};stream=watch` : serializer.mediaType);
     res.statusCode = 200;

@@ -7,7 +7,7 @@
 import { AsyncQueue } from '../../util/async-queue.js';
 import { KVError, isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
 import { SortedKeys } from '../sorted-keys.js';
-import { EncodedObject, type WatchItem } from '../encoded-object.js';
+import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
 
 export interface CacheEntry {
   key: string;
@@ -22,6 +22,18 @@ export interface CacheEntry {
 export type EntryMaker = (key: string, value: string, revision: number) => CacheEntry;
 
 export type EntryFilter = (e: CacheEntry) => boolean;
+
+/**
+ * A change to one resource, told synchronously as the cache applies it (listers keep their indexes
+ * by it). `reset` follows a full reload of the store (the start, and recovery after compaction):
+ * `previous` is what the cache held before.
+ */
+export type CacheChange =
+  | { type: 'put'; entry: CacheEntry; prev: CacheEntry | undefined }
+  | { type: 'delete'; entry: CacheEntry }
+  | { type: 'reset'; previous: ReadonlyMap<string, CacheEntry> };
+
+export type CacheChangeListener = (change: CacheChange) => void;
 
 interface CacheEvent {
   type: 'put' | 'delete';
@@ -40,6 +52,7 @@ interface ResourceState {
   entries: Map<string, CacheEntry>;
   keys: SortedKeys;
   watchers: Set<Watcher>;
+  changeListeners: Set<CacheChangeListener>;
 }
 
 interface Watcher {
@@ -108,7 +121,7 @@ export class WatchCache {
 
   /** Registers a resource's key prefix; must happen before start(). */
   register(prefix: string, make: EntryMaker): void {
-    this.resources.push({ prefix, make, entries: new Map(), keys: new SortedKeys(), watchers: new Set() });
+    this.resources.push({ prefix, make, entries: new Map(), keys: new SortedKeys(), watchers: new Set(), changeListeners: new Set() });
     // Longest prefix first, so that nested prefixes resolve to the most specific resource.
     this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
   }
@@ -132,7 +145,9 @@ export class WatchCache {
   /** Replaces the state with a fresh list of the store and follows the store from its revision. */
   private async resync(rootPrefix: string): Promise<void> {
     const snapshot = await this.kv.list(rootPrefix);
+    const previous = new Map<ResourceState, Map<string, CacheEntry>>();
     for (const res of this.resources) {
+      if (res.changeListeners.size) previous.set(res, new Map(res.entries));
       res.entries.clear();
       res.keys.retain(() => false);
     }
@@ -148,6 +163,7 @@ export class WatchCache {
     this.windowCount = 0;
     this.revision = snapshot.revision;
     this.windowStart = snapshot.revision;
+    for (const [res, entries] of previous) this.tell(res, { type: 'reset', previous: entries });
     const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal, { progress: true });
     void this.follow(rootPrefix, events);
     this.wakeWaiters();
@@ -207,6 +223,7 @@ export class WatchCache {
         event = { type: 'delete', key: ev.key, revision: ev.modRevision, resource: res, entry, prev: prev ?? entry, memo: new Map() };
       }
       this.remember(event);
+      if (res.changeListeners.size) this.tell(res, event.type === 'put' ? { type: 'put', entry: event.entry, prev } : { type: 'delete', entry: event.entry });
       for (const w of res.watchers) this.deliver(w, event);
     }
     if (ev.modRevision > this.revision) this.revision = ev.modRevision;
@@ -281,6 +298,20 @@ export class WatchCache {
     const res = this.resources.find((r) => r.prefix === resourcePrefix);
     if (!res) throw new Error(`no cached resource at ${resourcePrefix}`);
     return res;
+  }
+
+  /**
+   * Calls `listener` synchronously with every change to the resource at `resourcePrefix`, from now
+   * on; returns the function that stops it. Listeners must be quick and must not throw.
+   */
+  onChange(resourcePrefix: string, listener: CacheChangeListener): () => void {
+    const res = this.state(resourcePrefix);
+    res.changeListeners.add(listener);
+    return () => res.changeListeners.delete(listener);
+  }
+
+  private tell(res: ResourceState, change: CacheChange): void {
+    for (const listener of res.changeListeners) listener(change);
   }
 
   get(resourcePrefix: string, key: string): { entry: CacheEntry | undefined; revision: number } {

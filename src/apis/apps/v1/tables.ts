@@ -1,7 +1,6 @@
 /** Table columns of the apps/v1 kinds (Deployment, ReplicaSet, ControllerRevision) and of the Scale view. */
 import { parseApiVersion } from '../../../machinery/gvk.js';
-import { containerCells, formatLabelSelector, selectorText } from '../../../registry/table-format.js';
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, containerCells, defineTable, formatLabelSelector, nameColumn, selectorText } from '../../../registry/define-resource.js';
 import type { KubeObject, LabelSelector } from '../../../schema/index.js';
 
 type Replicated = KubeObject & {

@@ -3,8 +3,8 @@
  * (JSON null) is an empty message, as Kubernetes writes it; Time keeps whole seconds and MicroTime
  * microseconds, like their JSON forms.
  */
-import { ProtobufDecodeError, ProtobufReader } from '../protobuf-reader.js';
-import type { ProtobufWriter } from '../protobuf-writer.js';
+import { ProtobufDecodeError, ProtobufReader } from '../../machinery/codec/protobuf-reader.js';
+import type { ProtobufWriter } from '../../machinery/codec/protobuf-writer.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 /** Go's zero time.Time, which Kubernetes prints as null and writes as an empty message. */

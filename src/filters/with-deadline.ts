@@ -1,6 +1,6 @@
 /**
- * The request deadline for everything but watches: after `seconds` the request's signal aborts and
- * the client gets a 504 Timeout Status, whether or not the handler noticed.
+ * The request deadline for everything but long-running requests: after `seconds` the request's
+ * signal aborts and the client gets a 504 Timeout Status, whether or not the handler noticed.
  *
  * One controller and one timer per request, chained to the connection's signal by hand: Node 20's
  * AbortSignal.timeout and AbortSignal.any each make a transferable signal, which showed up in the
@@ -8,12 +8,13 @@
  */
 import type { Filter } from '../http/context.js';
 import { errors } from '../machinery/errors.js';
-import type { RequestContext } from '../endpoints/request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { respondError } from '../endpoints/respond.js';
 
-export function withTimeout(seconds: number): Filter<RequestContext> {
+export function withDeadline(seconds: number): Filter<RequestContext> {
   return async (ctx, next) => {
-    if (ctx.info.verb === 'watch') return next();
+    if (ctx.longRunning) return next();
+    ctx.deadline = Date.now() + seconds * 1000;
     const connection = ctx.signal;
     const deadline = new AbortController();
     const closed = (): void => deadline.abort(connection.reason);

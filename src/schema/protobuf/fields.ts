@@ -5,7 +5,7 @@
  *
  * Only types come from the schema layer, so machinery keeps depending on nothing above it.
  */
-import type { FieldSpec, LazySchema, Schema, StructSchema } from '../../../schema/dsl.js';
+import type { FieldSpec, LazySchema, Schema, StructSchema } from '../dsl.js';
 
 export type Resolved = Exclude<Schema, LazySchema>;
 

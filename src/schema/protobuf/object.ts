@@ -2,10 +2,10 @@
  * Whole objects in protobuf: the kind's message inside the `k8s\0` envelope, and the Serializer
  * that answers and reads request bodies for one schema. Watch events have their own frame format.
  */
-import { DecodeBodyError, type JsonText, type Serializer } from '../serializers.js';
-import { ProtobufDecodeError, ProtobufReader } from '../protobuf-reader.js';
-import { ProtobufWriter, WireType } from '../protobuf-writer.js';
-import type { StructSchema } from '../../../schema/dsl.js';
+import { DecodeBodyError, type JsonText, type Serializer } from '../../machinery/codec/serializers.js';
+import { ProtobufDecodeError, ProtobufReader } from '../../machinery/codec/protobuf-reader.js';
+import { ProtobufWriter, WireType } from '../../machinery/codec/protobuf-writer.js';
+import type { StructSchema } from '../dsl.js';
 import { decodeMessage } from './decode.js';
 import { encodeMessage } from './encode.js';
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';

@@ -3,9 +3,9 @@
  * compacts to the newest sample older than the window. A failed compaction is logged and retried
  * on the next tick; it never stops the loop.
  */
-import type { Logger } from '../../server/logger.js';
-import type { WatchCache } from '../../storage/cacher/cache.js';
-import type { RevisionedKV } from '../../storage/kv.js';
+import type { Logger } from '../machinery/logger.js';
+import type { WatchCache } from './cacher/cache.js';
+import type { RevisionedKV } from './kv.js';
 
 export interface Compactor {
   stop(): void;

@@ -9,9 +9,9 @@
  * packed and unpacked. Throws ProtobufDecodeError for malformed input or a wire type that does not
  * fit the schema. Pure.
  */
-import { ProtobufDecodeError, ProtobufReader } from '../protobuf-reader.js';
-import { WireType } from '../protobuf-writer.js';
-import type { StructSchema } from '../../../schema/dsl.js';
+import { ProtobufDecodeError, ProtobufReader } from '../../machinery/codec/protobuf-reader.js';
+import { WireType } from '../../machinery/codec/protobuf-writer.js';
+import type { StructSchema } from '../dsl.js';
 import { resolve, tableOf, type Resolved } from './fields.js';
 import { readTimestamp } from './time.js';
 

@@ -3,8 +3,8 @@
  * generated code would write (gogo, proto2) and that JSON → protobuf → JSON is the identity.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeObject as decodeJson, t, type StructSchema } from '../../../schema/index.js';
-import { ProtobufWriter } from '../protobuf-writer.js';
+import { decodeObject as decodeJson, t, type StructSchema } from '../index.js';
+import { ProtobufWriter } from '../../machinery/codec/protobuf-writer.js';
 import { decodeMessage, encodeMessage, FrameReader, frame, decodeEnvelope, decodeWatchEvent, encodeProtobufObject, decodeProtobufObject, encodeWatchEvent, protobufGaps, ProtobufDecodeError } from './index.js';
 
 const Inner = t.struct('test.v1.Inner', {

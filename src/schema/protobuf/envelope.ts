@@ -4,8 +4,8 @@
  * field holds the object's own message. Written byte for byte as Kubernetes writes it: typeMeta and
  * both strings always present (empty), raw when there is an object.
  */
-import { ProtobufDecodeError, ProtobufReader } from '../protobuf-reader.js';
-import { ProtobufWriter, WireType } from '../protobuf-writer.js';
+import { ProtobufDecodeError, ProtobufReader } from '../../machinery/codec/protobuf-reader.js';
+import { ProtobufWriter, WireType } from '../../machinery/codec/protobuf-writer.js';
 
 export const PROTOBUF_MAGIC: Readonly<Uint8Array> = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 

@@ -9,8 +9,8 @@
  * - a struct embedded without a name (t.inline, Go's json:",inline") as a message of its own, although JSON shows its fields flat.
  * The input is an object as the JSON decoder produced it (canonical); it is not modified.
  */
-import { ProtobufWriter } from '../protobuf-writer.js';
-import type { FieldSpec, StructSchema } from '../../../schema/dsl.js';
+import { ProtobufWriter } from '../../machinery/codec/protobuf-writer.js';
+import type { FieldSpec, StructSchema } from '../dsl.js';
 import { resolve, tableOf, type Resolved } from './fields.js';
 import { writeTimestamp } from './time.js';
 

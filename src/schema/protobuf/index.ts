@@ -8,4 +8,4 @@ export { PROTOBUF_MAGIC, decodeEnvelope, encodeEnvelope, hasProtobufMagic, type 
 export { FrameReader, frame } from './frames.js';
 export { protobufGaps } from './fields.js';
 export { decodeProtobufObject, decodeWatchEvent, encodeProtobufObject, encodeWatchEvent, protobufSerializer } from './object.js';
-export { ProtobufDecodeError } from '../protobuf-reader.js';
+export { ProtobufDecodeError } from '../../machinery/codec/protobuf-reader.js';
