@@ -7,6 +7,7 @@ import { createApiNames } from './machinery/api-names.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseServiceRanges } from './registry/allocator/index.js';
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
+import { domainBanner } from './server/domain-banner.js';
 import { DEFAULTS, parseDuration } from './server/options.js';
 import { PACKAGE_VERSION } from './server/package-version.js';
 import { DEFAULT_ETCD_PREFIX } from './storage/etcd/etcd-kv.js';
@@ -162,6 +163,7 @@ async function main(): Promise<void> {
   writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
   process.stdout.write(
     `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}${backend === 'etcd' ? ` at ${etcdServers.join(',')} under ${etcdPrefix ?? DEFAULT_ETCD_PREFIX}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+      `${domainBanner(server.names.domain)}\n` +
       `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
       server.kubeconfig(),
   );

@@ -39,6 +39,7 @@ import { createApiMetrics } from './metrics.js';
 import { DEFAULTS, type ServerOptions } from './options.js';
 import { createRequestListener } from './request-listener.js';
 import { createRouter } from './routes.js';
+import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
 
 export interface OrchServer {
@@ -66,6 +67,14 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
   const kv = await openStore(options);
+  const location = storeLocation(kv.backend, options);
+  if (location) {
+    // Refused before anything is written, and closed, so the caller may open the store again.
+    await claimStoreDomain(kv, names.domain, names.systemNamespace, location).catch(async (e: unknown) => {
+      await kv.close();
+      throw e;
+    });
+  }
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
 
@@ -144,6 +153,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
+    domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const http: Server = createHttpServer(createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType }));
   http.keepAliveTimeout = 65_000;
