@@ -6,7 +6,7 @@
  */
 import { toServed, toServedText } from '../conversion.js';
 import { once } from 'node:events';
-import { setCommonHeaders } from '../../http/respond.js';
+import { flushHeaders, setCommonHeaders, writeChunk } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
 import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
@@ -80,11 +80,11 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     // Kubernetes marks every stream format but JSON as a watch stream.
     setCommonHeaders(ctx, protobuf ? `${serializer.mediaType};stream=watch` : serializer.mediaType);
     res.statusCode = 200;
-    res.flushHeaders();
+    flushHeaders(ctx);
     try {
       for await (const item of events) {
         const line = encodeEvent(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
-        if (!res.write(line) && res.writableLength > HIGH_WATER_BYTES) {
+        if (!writeChunk(ctx, line) && res.writableLength > HIGH_WATER_BYTES) {
           await Promise.race([once(res, 'drain'), once(res, 'close')]);
         }
         if (res.destroyed) break;
