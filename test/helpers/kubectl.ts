@@ -272,3 +272,9 @@ export function withKubectlServer(
     manifest: (name, text) => sandbox().manifest(name, text),
   };
 }
+
+/** kubectl flags that reach a CLI server without a kubeconfig: its CA and the admin certificate in DATA/pki. */
+export function pkiFlags(dataDir: string): string[] {
+  const pki = join(dataDir, 'pki');
+  return [`--certificate-authority=${join(pki, 'ca.crt')}`, `--client-certificate=${join(pki, 'admin.crt')}`, `--client-key=${join(pki, 'admin.key')}`];
+}
