@@ -18,7 +18,7 @@ export interface AuthenticationOptions {
 
 export function withAuthentication(authenticator: Authenticator, opts: AuthenticationOptions): Filter<RequestContext> {
   return async (ctx, next) => {
-    const result = await authenticator.authenticate(ctx.req, ctx.signal);
+    const result = await authenticator.authenticate({ headers: ctx.req.headers, ...(ctx.tls ? { tls: ctx.tls } : {}) }, ctx.signal);
     switch (result.kind) {
       case 'user':
         ctx.user = result.user;

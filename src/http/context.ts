@@ -1,10 +1,13 @@
 /** The transport-level state of one request; the request context (machinery) extends it. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse, TlsPeer } from './listener.js';
 import type { ResponseRecord } from './response-recorder.js';
 
 export interface HttpContext {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  /** HTTP/1.1 or HTTP/2 (Node's compatibility API); see listener.ts. */
+  readonly req: HttpRequest;
+  readonly res: HttpResponse;
+  /** The client's TLS certificate as the handshake verified it; absent on plain HTTP. */
+  readonly tls?: TlsPeer;
   readonly url: URL;
   /** Aborted when the client goes away or the request deadline passes (filters may narrow it). */
   signal: AbortSignal;

@@ -13,6 +13,7 @@ import { respondValue } from '../endpoints/respond.js';
 import { writeBody, writeText } from '../http/respond.js';
 import { errors } from '../machinery/errors.js';
 import type { ServerMetrics } from './metrics.js';
+import { requestHost } from '../http/headers.js';
 
 export interface RouteDeps {
   discovery: DiscoveryDocuments;
@@ -69,7 +70,7 @@ export function createRouter(deps: RouteDeps) {
       if (choice) return respondAggregated(ctx, deps.apiDiscoveryGroup, discovery.aggregated(path === '/api' ? 'api' : 'apis'), choice);
     }
     if (path === '/api') {
-      const host = ctx.req.headers.host ?? '';
+      const host = requestHost(ctx.req);
       return respondValue(ctx, 200, discovery.apiVersions(host));
     }
     if (path === '/apis') return respondValue(ctx, 200, discovery.apiGroupList());

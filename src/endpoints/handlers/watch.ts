@@ -6,7 +6,7 @@
  * held for a slow client is bounded (watch-writer.ts).
  */
 import { toServed, toServedText } from '../conversion.js';
-import { setCommonHeaders } from '../../http/respond.js';
+import { flushHeaders, setCommonHeaders } from '../../http/respond.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
 import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
@@ -76,7 +76,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     // Kubernetes marks every stream format but JSON as a watch stream.
     setCommonHeaders(ctx, protobuf ? `${serializer.mediaType};stream=watch` : serializer.mediaType);
     res.statusCode = 200;
-    res.flushHeaders();
+    flushHeaders(ctx);
     // Ends at the stream's end, when the client leaves, or when the watcher falls too far behind.
     await writeWatch(res, events, (item) => encodeEvent(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item), signal);
   } finally {
