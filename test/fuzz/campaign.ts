@@ -17,6 +17,8 @@ export interface Target {
   url: string;
   /** Why the server is gone (exit code, last lines of its log), or undefined while it runs. */
   exitReason(): string | undefined;
+  /** The last lines the server logged, shown with a 5xx (its log has what the Status hides). */
+  recentLog?(): string;
   /** Starts a fresh server after a crash; the campaign goes on against it. */
   restart?(): Promise<string>;
 }
@@ -155,7 +157,8 @@ export async function runCampaign(target: Target, opts: CampaignOptions): Promis
     summary.byStatus[key] = (summary.byStatus[key] ?? 0) + 1;
     if (o.status >= 500 || streamError(o)) {
       summary.serverErrors++;
-      fail('5xx', i, req, `${o.status} ${o.head.slice(0, 600)}`);
+      const log = target.recentLog?.().trim();
+      fail('5xx', i, req, `${o.status} ${o.head.slice(0, 600)}${log ? `\n  server log: ${log.split('\n').slice(-3).join('\n  ')}` : ''}`);
     }
     if (write && o.status > 0 && (o.status >= 400 || isDryRun(req))) {
       const after = await readRv();

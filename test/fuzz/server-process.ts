@@ -81,6 +81,7 @@ export async function startServerProcess(backend: Backend, extraArgs: string[] =
   return {
     url,
     exitReason: () => exit,
+    recentLog: () => stderr.slice(-1500),
     async restart() {
       await stopChild();
       return start();
