@@ -39,6 +39,7 @@ import { kubeconfigFor } from './kubeconfig.js';
 import { createLogger } from './logger.js';
 import { createApiMetrics } from './metrics.js';
 import { DEFAULTS, type ServerOptions } from './options.js';
+import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
 import { PACKAGE_VERSION } from './package-version.js';
 
@@ -185,6 +186,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     });
   });
   http.keepAliveTimeout = 65_000;
+  answerOutsideHandlers(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, options.bindAddress ?? DEFAULTS.bindAddress, () => {
