@@ -18,13 +18,14 @@ import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
 import type { RequestContext } from '../endpoints/request-context.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
+import { parseRequestTarget, RequestTargetError, type RequestTarget } from '../http/request-target.js';
 import { versionInfo } from '../endpoints/version.js';
 import { withMetrics } from '../filters/with-metrics.js';
 import { withPanicRecovery } from '../filters/with-panic-recovery.js';
 import { withTimeout } from '../filters/with-timeout.js';
 import { compose } from '../http/context.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
-import { isStatusError } from '../machinery/errors.js';
+import { errors, isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
@@ -162,9 +163,21 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ),
   });
   const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
+  const refuseTarget = (ctx: RequestContext, problem: string): Promise<void> =>
+    compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics)], () => Promise.reject(errors.badRequest(problem)))(ctx);
 
   const http: Server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    let target: RequestTarget;
+    let targetProblem: string | undefined;
+    try {
+      target = parseRequestTarget(req.url ?? '/');
+    } catch (e) {
+      if (!(e instanceof RequestTargetError)) throw e;
+      // Answered 400 through the same filters (metrics, recovery) as any other request.
+      targetProblem = e.message;
+      target = parseRequestTarget('/');
+    }
+    const { url } = target;
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -176,10 +189,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       signal: abort.signal,
       startedAt: process.hrtime.bigint(),
       warnings: [],
-      info: parseRequestInfo(req.method ?? 'GET', url),
+      info: parseRequestInfo(req.method ?? 'GET', target.path, url.searchParams),
       protobufMediaType: names.protobufMediaType,
     };
-    handle(ctx).catch((e: unknown) => {
+    (targetProblem === undefined ? handle(ctx) : refuseTarget(ctx, targetProblem)).catch((e: unknown) => {
       log.error('unhandled failure while writing a response', { error: String(e) });
       if (!res.headersSent) res.statusCode = 500;
       res.end();

@@ -57,6 +57,19 @@ export interface WatchReader {
 
 export function httpCall(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
   const url = new URL(path, baseUrl);
+  return sendRequest(url.hostname, url.port, method, `${url.pathname}${url.search}`, opts);
+}
+
+/**
+ * Sends `target` as the request target exactly as given: no dot-segment resolution, no escaping
+ * (httpCall resolves it against the base URL first, as clients do).
+ */
+export function rawCall(baseUrl: string, method: string, target: string, opts: RequestOptions = {}): Promise<Reply> {
+  const url = new URL(baseUrl);
+  return sendRequest(url.hostname, url.port, method, target, opts);
+}
+
+function sendRequest(host: string, port: string, method: string, target: string, opts: RequestOptions): Promise<Reply> {
   let payload: Buffer | undefined;
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) {
@@ -65,7 +78,7 @@ export function httpCall(baseUrl: string, method: string, path: string, opts: Re
     headers['content-length'] = String(payload.length);
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
+    const req = httpRequest({ host: host.replace(/^\[|\]$/g, ''), port, path: target, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
