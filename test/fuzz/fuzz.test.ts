@@ -21,8 +21,8 @@ describe('fuzz: no request crashes the server, gets a 5xx, or changes state when
   });
 
   it.each([
-    ['memory', 1500],
-    ['sqlite', 400],
+    ['memory', 2000],
+    ['sqlite', 500],
   ] as const)('%s backend: %i requests from seed 1825', async (backend, count) => {
     ensureBuilt();
     server = await startServerProcess(backend);

@@ -13,7 +13,8 @@ export function validObject(kind: Kind, name: string, namespace: string | undefi
   if (namespace !== undefined && kind.namespaced) metadata.namespace = namespace;
   if (r.chance(0.3)) metadata.labels = { app: 'web', tier: r.pick(['a', 'b', 'c']) };
   if (r.chance(0.2)) metadata.annotations = { note: r.string(r.range(1, 40)) };
-  return { apiVersion: apiVersionOf(kind), kind: kind.kind, metadata, ...(kind.sample() as JsonObject) };
+  // A deep copy: mutations must not reach values the samples share (a pod template).
+  return { apiVersion: apiVersionOf(kind), kind: kind.kind, metadata, ...(structuredClone(kind.sample()) as JsonObject) };
 }
 
 /** Applies one to three structural mutations; returns a note of what was done. */

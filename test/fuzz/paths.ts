@@ -82,7 +82,7 @@ export function damagePath(path: string, r: Random): { target: string; note: str
       return { target: r.pick(['', '*', '//', '///', 'api', 'a:b', '/%', '/..', '/.', '/../..', '/api/..', '/apis/..%2f..', '//api/v1', '/\u00e9', '/%e9', '/\u00ff']), note: 'not a path' };
     default: {
       const s = [...segs];
-      s[at] = r.pick(['', ' ', '\u00e9', 'a.b', 'A', 'x'.repeat(254), '0', '-', '*', '$', '~', '@']);
+      s[at] = r.pick(['', '%20', '\u00e9', 'a.b', 'A', 'x'.repeat(254), '0', '-', '*', '$', '~', '@']);
       return { target: s.join('/'), note: 'odd segment' };
     }
   }

@@ -88,6 +88,11 @@ export class Sender {
         res.on('error', () => finish(isStream));
         res.on('close', () => finish(isStream));
       });
+      // Node's client hands the answer to a CONNECT to a `connect` listener, not as a response.
+      outgoing.on('connect', (res, socket) => {
+        done({ status: res.statusCode ?? 0, head: '', streamed: false });
+        socket.destroy();
+      });
       outgoing.on('error', (e) => done({ status: 0, head: '', error: `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`.trim(), streamed: false }));
       if (req.body !== undefined) outgoing.write(req.body);
       outgoing.end();
