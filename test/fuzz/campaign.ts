@@ -17,8 +17,9 @@ export interface Target {
   url: string;
   /** Why the server is gone (exit code, last lines of its log), or undefined while it runs. */
   exitReason(): string | undefined;
-  /** The last lines the server logged, shown with a 5xx (its log has what the Status hides). */
-  recentLog?(): string;
+  /** A position in the server's log, and what it logged since one: shown with a 5xx (the log has what the Status hides). */
+  logMark?(): number;
+  logSince?(mark: number): string;
   /** Starts a fresh server after a crash; the campaign goes on against it. */
   restart?(): Promise<string>;
 }
@@ -150,6 +151,7 @@ export async function runCampaign(target: Target, opts: CampaignOptions): Promis
     previous = req;
     const write = isWrite(req);
     const before = write ? await readRv() : undefined;
+    const mark = target.logMark?.() ?? 0;
     const o = await sendChecked(i, req);
     summary.requests++;
     if (o === undefined) break;
@@ -157,8 +159,10 @@ export async function runCampaign(target: Target, opts: CampaignOptions): Promis
     summary.byStatus[key] = (summary.byStatus[key] ?? 0) + 1;
     if (o.status >= 500 || streamError(o)) {
       summary.serverErrors++;
-      const log = target.recentLog?.().trim();
-      fail('5xx', i, req, `${o.status} ${o.head.slice(0, 600)}${log ? `\n  server log: ${log.split('\n').slice(-3).join('\n  ')}` : ''}`);
+      // Give the server a moment to write its log line, then quote what it logged for this request.
+      await new Promise((r) => setTimeout(r, 20));
+      const log = target.logSince?.(mark).trim().slice(0, 1500);
+      fail('5xx', i, req, `${o.status} ${o.head.slice(0, 600)}${log ? `\n  server log: ${log}` : ''}`);
     }
     if (write && o.status > 0 && (o.status >= 400 || isDryRun(req))) {
       const after = await readRv();

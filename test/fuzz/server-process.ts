@@ -27,7 +27,7 @@ export interface ServerProcess extends Target {
   stop(): Promise<void>;
 }
 
-const STDERR_TAIL = 4000;
+const STDERR_TAIL = 16_000;
 
 /** Starts the CLI on a free port with the given backend; restart() replaces a dead one with a fresh one. */
 export async function startServerProcess(backend: Backend, extraArgs: string[] = []): Promise<ServerProcess> {
@@ -37,6 +37,8 @@ export async function startServerProcess(backend: Backend, extraArgs: string[] =
   let dataDir = '';
   let exit: string | undefined;
   let stderr = '';
+  /** Characters the server has written to stderr so far (stderr keeps only the tail). */
+  let written = 0;
 
   const start = (): Promise<string> => {
     dataDir = mkdtempSync(join(tmpdir(), 'orch-fuzz-'));
@@ -46,7 +48,10 @@ export async function startServerProcess(backend: Backend, extraArgs: string[] =
     const c = spawn(process.execPath, args, { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
     child = c;
     let stdout = '';
-    c.stderr?.setEncoding('utf8').on('data', (s: string) => (stderr = (stderr + s).slice(-STDERR_TAIL)));
+    c.stderr?.setEncoding('utf8').on('data', (s: string) => {
+      written += s.length;
+      stderr = (stderr + s).slice(-STDERR_TAIL);
+    });
     c.on('exit', (code, signal) => {
       exit = `the server exited (code ${code}, signal ${signal}); its last words: ${stderr.trim().split('\n').slice(-15).join('\n')}`;
     });
@@ -81,7 +86,8 @@ export async function startServerProcess(backend: Backend, extraArgs: string[] =
   return {
     url,
     exitReason: () => exit,
-    recentLog: () => stderr.slice(-1500),
+    logMark: () => written,
+    logSince: (mark) => stderr.slice(Math.max(0, stderr.length - (written - mark))),
     async restart() {
       await stopChild();
       return start();
