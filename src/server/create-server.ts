@@ -32,6 +32,7 @@ import { GenericStore } from '../registry/generic-store.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
+import { registerWatchCacheMetrics } from '../storage/cacher/cache-metrics.js';
 import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
@@ -113,7 +114,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     const store = new GenericStore({ def, names, kv, cache, admission, prefix });
     hubs.set(`${def.group}/${def.resource}`, store);
     if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
-    cache.register(prefix, store.makeEntry);
+    cache.register(prefix, store.makeEntry, { group: def.group, version: def.version, kind: def.kind, resource: def.resource });
   }
   for (const def of definitions) {
     if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
@@ -137,6 +138,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(compactor);
 
   const metrics = createApiMetrics();
+  registerWatchCacheMetrics(metrics.registry, cache);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
