@@ -187,6 +187,12 @@ export async function runCampaign(target: Target, opts: CampaignOptions): Promis
       opts.progress(i + 1, summary);
     }
   }
+  if (previous && target.exitReason() !== undefined && summary.failures.at(-1)?.kind !== 'crash') {
+    // The last request answered, then the server died.
+    await new Promise((r) => setTimeout(r, 50));
+    summary.crashes++;
+    fail('crash', summary.requests - 1, previous, target.exitReason() ?? 'the server exited');
+  }
   sender.close();
   summary.elapsedMs = Date.now() - started;
   return summary;
