@@ -147,7 +147,12 @@ export async function runCampaign(target: Target, opts: CampaignOptions): Promis
   for (let i = 0; i < opts.count; i++) {
     // A server that died after answering is blamed on the request it answered last.
     if (previous && target.exitReason() !== undefined && !(await checkAlive(i - 1, previous))) break;
-    const req = generateRequest(random);
+    let req: FuzzRequest;
+    try {
+      req = generateRequest(random);
+    } catch (e) {
+      throw new Error(`the generator failed at request #${i} of seed ${opts.seed}: ${(e as Error).stack ?? String(e)}`);
+    }
     previous = req;
     const write = isWrite(req);
     const before = write ? await readRv() : undefined;

@@ -130,7 +130,7 @@ function applyPatch(obj: JsonObject, r: Random, bad: boolean): Body {
     return { bytes: d.bytes, contentType: ct, note: `apply: ${d.note}` };
   }
   if (kind === 1) {
-    const m = (obj.metadata ?? {}) as JsonObject;
+    const m = obj.metadata !== null && typeof obj.metadata === 'object' && !Array.isArray(obj.metadata) ? obj.metadata : (obj.metadata = {});
     m.managedFields = [{ manager: 'm', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: {} }];
     return { bytes: text(obj), contentType: ct, note: 'apply with managedFields' };
   }
