@@ -8,15 +8,20 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors } from '../machinery/errors.js';
 
-/** How long a refused connection is drained before it is cut, so the client reads the answer. */
-const DRAIN_MS = 500;
+/** How long a refused connection is drained before it is cut: enough for a client still sending a large body. */
+const DRAIN_MS = 5_000;
 
 /**
  * Sends `head` (and `body`), half-closes, and reads whatever the client still sends until it closes
  * or DRAIN_MS pass. Closing with unread bytes would make the kernel reset the connection, and a reset
  * can discard the answer before the client has read it.
  */
+/** Connections being drained: the parser reports an error again for every chunk that still arrives. */
+const draining = new WeakSet<Duplex>();
+
 function answerAndClose(socket: Duplex, head: string, body = ''): void {
+  if (draining.has(socket)) return;
+  draining.add(socket);
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -36,7 +41,10 @@ export function answerOutsideHandlers(http: Server): void {
     answerAndClose(socket, 'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json', body);
   });
   http.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET') {
+    // A response already under way on this connection (a watch, say) must not get a status line in
+    // its middle: then the connection is only cut, as Node does by default.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || inFlight?.headersSent) {
       socket.destroy();
       return;
     }

@@ -76,6 +76,29 @@ describe('answers outside the request handlers', () => {
     expect(answers.filter((a) => a !== 431)).toEqual([]);
   });
 
+  it('a client that sends its body slowly and reads only afterwards still gets the answer', async () => {
+    const { hostname, port } = new URL(s.url);
+    const socket = connect(Number(port), hostname);
+    socket.pause();
+    const errors: string[] = [];
+    socket.on('error', (e) => errors.push(e.message));
+    const closed = new Promise((r) => socket.once('close', r));
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    // A target Node's parser refuses, then a body sent over more than a second before reading anything.
+    socket.write(`PUT ;/api HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${chunk.length * 12}\r\n\r\n`);
+    for (let i = 0; i < 12; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (!socket.destroyed) socket.write(chunk);
+    }
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.resume();
+    await closed;
+    expect(errors).toEqual([]);
+    expect(Buffer.concat(chunks).toString('latin1')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+
   it('a malformed request line gets 400', async () => {
     expect(await exchange(s.url, 'GET /a b c\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(await exchange(s.url, Buffer.from('GET /\u0000 HTTP/1.1\r\n\r\n'))).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
