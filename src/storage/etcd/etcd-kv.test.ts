@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdSkipReason, startEtcd, uniquePrefix, type TestEtcd } from '../../../test/helpers/etcd.js';
 import { isKVError, type KVWatchEvent } from '../kv.js';
+import type { AsyncQueue } from '../../util/async-queue.js';
 import { describeKVContract } from '../testing/kv.case.js';
 import { createEtcdKV, orderedProgressRequests, type EtcdKVOptions, type EtcdStore } from './etcd-kv.js';
 
@@ -215,5 +216,27 @@ describe.skipIf(skip)('etcd backend: attempts that time out', () => {
     // A second create of a live key is still refused.
     await expect(kv.create('/k/0', 'again')).rejects.toSatisfy((e) => isKVError(e, 'exists'));
     await Promise.all([kv.close(), plain.close()]);
+  });
+});
+
+describe.skipIf(skip)('etcd backend: a watch whose consumer does not read', () => {
+  it('stops taking events from etcd past a bound and delivers every one, in order, once read again', async () => {
+    const kv = await open();
+    const start = await kv.currentRevision();
+    const abort = new AbortController();
+    const events = kv.watch('/slow/', start, abort.signal);
+    const N = 3000;
+    for (let i = 0; i < N; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => kv.create(`/slow/${String(i + j).padStart(5, '0')}`, 'v')));
+    // Let etcd send what it will; the stream is paused once about a thousand events wait unread.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((events as AsyncQueue<KVWatchEvent>).size).toBeLessThan(N);
+    const revisions: number[] = [];
+    for await (const ev of events) {
+      if (ev.type === 'progress') continue;
+      revisions.push(ev.modRevision);
+      if (revisions.length === N) break;
+    }
+    for (let i = 1; i < N; i++) expect(revisions[i]).toBeGreaterThan(revisions[i - 1]!);
+    await kv.close();
   });
 });
