@@ -185,8 +185,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const onRequest = (req: HttpRequest, res: HttpResponse, tls: TlsPeer | undefined): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const abort = new AbortController();
+    // The client left before the answer was complete. (writableEnded, not writableFinished: Node's
+    // HTTP/2 response reports a stream the client reset as finished.)
     res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableEnded) abort.abort();
     });
     const ctx: RequestContext = {
       req,

@@ -87,7 +87,8 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
         if (!writeChunk(ctx, line) && res.writableLength > HIGH_WATER_BYTES) {
           await Promise.race([once(res, 'drain'), once(res, 'close')]);
         }
-        if (res.destroyed) break;
+        // Node's HTTP/2 response has no `destroyed`; the request's signal tells that the client left on both.
+        if (res.destroyed || ctx.signal.aborted) break;
       }
     } catch {
       // The watcher fell behind or the store went away: end the stream; clients resume from their last version.
