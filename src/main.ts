@@ -7,6 +7,7 @@ import { createApiNames } from './machinery/api-names.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseServiceRanges } from './registry/allocator/index.js';
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
+import { domainBanner } from './server/domain-banner.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
 import { parseIP } from './machinery/ip.js';
@@ -17,8 +18,8 @@ const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of
 
 Usage: orch-apiserver [flags]
 
-  --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}: every interface;
-                                127.0.0.1 with --insecure-plain-http)
+  --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}: loopback until
+                                callers are authenticated; 0.0.0.0 for every interface)
   --secure-port=N               HTTPS port, HTTP/2 and HTTP/1.1 (default ${CLI_DEFAULTS.securePort}; 0 picks a free port)
   --advertise-address=IP        address the cluster knows the server by; goes into the generated
                                 serving certificate (default: --bind-address, else the host's address)
@@ -211,6 +212,7 @@ async function main(): Promise<void> {
   writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
   process.stdout.write(
     `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}${backend === 'etcd' ? ` at ${etcdServers.join(',')} under ${etcdPrefix ?? DEFAULT_ETCD_PREFIX}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+      `${domainBanner(server.names.domain)}\n` +
       `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
       server.kubeconfig(),
   );

@@ -10,7 +10,7 @@ import { writeBody } from '../http/respond.js';
 import { jsonSerializer, yamlSerializer, type Serializer } from '../machinery/codec/serializers.js';
 import { APIGroupDiscoveryList } from '../schema/apidiscovery.js';
 import type { AggregatedDocument } from './discovery-aggregated-doc.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { isPretty, protobufFor } from './respond.js';
 import { firstHeader } from '../http/headers.js';
 
@@ -58,13 +58,11 @@ export function respondAggregated(ctx: RequestContext, group: string, doc: Aggre
   const headers = { ETag: doc.etag, Vary: 'Accept', 'Cache-Control': 'public' };
   if (notModified(ctx, doc.etag)) {
     const { res } = ctx;
-    ctx.statusCode = 304;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.statusCode = 304;
     res.end();
     return;
   }
   const value = { kind: AGGREGATED_KIND, apiVersion: `${group}/${choice.version}`, ...doc.body };
-  ctx.statusCode = 200;
   writeBody(ctx, 200, choice.contentType, choice.serializer.encode(value, isPretty(ctx)), headers);
 }

@@ -4,9 +4,9 @@
  */
 import type { Filter } from '../http/context.js';
 import { StatusError } from '../machinery/errors.js';
-import type { RequestContext } from '../endpoints/request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { respondError } from '../endpoints/respond.js';
-import type { Logger } from '../server/logger.js';
+import type { Logger } from '../machinery/logger.js';
 
 export function withPanicRecovery(log: Logger): Filter<RequestContext> {
   return async (ctx, next) => {

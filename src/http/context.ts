@@ -1,5 +1,6 @@
-/** The transport-level state of one request; the endpoints extend it with what they parse. */
+/** The transport-level state of one request; the request context (machinery) extends it. */
 import type { HttpRequest, HttpResponse, TlsPeer } from './listener.js';
+import type { ResponseRecord } from './response-recorder.js';
 
 export interface HttpContext {
   /** HTTP/1.1 or HTTP/2 (Node's compatibility API); see listener.ts. */
@@ -13,6 +14,8 @@ export interface HttpContext {
   readonly startedAt: bigint;
   /** Texts for `Warning: 299 - "..."` headers, added before the response is written. */
   readonly warnings: string[];
+  /** What the response writer sent: status code and body bytes (for metrics and audit). */
+  readonly response: ResponseRecord;
 }
 
 export type Next = () => Promise<void>;

@@ -5,42 +5,43 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
-import { namespaceLifecycle, type NamespacePhase } from '../admission/plugins/namespace-lifecycle/index.js';
+import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
-import { startCompactor, type Compactor } from '../controllers/compactor/index.js';
+import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
-import type { RequestContext } from '../endpoints/request-context.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
 import { versionInfo } from '../endpoints/version.js';
-import { withMetrics } from '../filters/with-metrics.js';
-import { withPanicRecovery } from '../filters/with-panic-recovery.js';
-import { withTimeout } from '../filters/with-timeout.js';
-import { compose } from '../http/context.js';
-import { listen, type HttpRequest, type HttpResponse, type TlsPeer } from '../http/listener.js';
+import { listen } from '../http/listener.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
+import { ResourceListers } from '../registry/lister.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
+import { registerWatchCacheMetrics } from '../storage/cacher/cache-metrics.js';
 import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger } from './logger.js';
+import type { Logger } from '../machinery/logger.js';
 import { createApiMetrics } from './metrics.js';
 import { DEFAULTS, TLS_VERSION_NAMES, type ServerOptions } from './options.js';
+import { createRequestListener } from './request-listener.js';
 import { createRouter } from './routes.js';
+import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
 
@@ -87,39 +88,26 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   const kv = await openStore(options);
+  const location = storeLocation(kv.backend, options);
+  if (location) {
+    // Refused before anything is written, and closed, so the caller may open the store again.
+    await claimStoreDomain(kv, names.domain, names.systemNamespace, location).catch(async (e: unknown) => {
+      await kv.close();
+      throw e;
+    });
+  }
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
 
   const registry = new ResourceRegistry();
   let namespaceStore: GenericStore | undefined;
-  const lookup = {
-    async phase(name: string, signal: AbortSignal): Promise<NamespacePhase> {
-      if (!namespaceStore) return 'active';
-      const read = async (): Promise<NamespacePhase> => {
-        const { entry } = cache.get(namespaceStore!.prefix, namespaceStore!.keyFor('', name));
-        if (!entry) return 'missing';
-        const ns = entry.object.parse<{ metadata: { deletionTimestamp?: string }; status?: { phase?: string } }>();
-        return ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating' ? 'terminating' : 'active';
-      };
-      const fast = await read();
-      if (fast !== 'missing') return fast;
-      // Not in the cache yet: a namespace created an instant ago must still count.
-      await cache.syncWithStore(signal);
-      return read();
-    },
-  };
-  // Storage versions (hubs) by group/resource; filled below, read lazily by admission plugins.
+  // Storage versions (hubs) by group/resource, filled below; every reader of stored objects reads
+  // them through a lister (made now, bound to its store on first use).
   const hubs = new Map<string, GenericStore>();
-  /** Every stored object of a resource, after the cache caught up with the store (a consistent read). */
-  const storedObjects = async <T>(group: string, resource: string, signal: AbortSignal): Promise<T[]> => {
-    const store = hubs.get(`${group}/${resource}`);
-    if (!store) return [];
-    await cache.syncWithStore(signal);
-    return cache.list(store.prefix, store.prefix, undefined).entries.map((e) => e.object.parse<T>());
-  };
+  const listers = new ResourceListers(cache, hubs, log);
   const admission = admissionChain([
-    namespaceLifecycle(names, lookup),
-    defaultIngressClass(names, { list: (signal) => storedObjects(names.group('networking'), 'ingressclasses', signal) }),
+    namespaceLifecycle(names, listers.for('', 'namespaces')),
+    defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
@@ -131,7 +119,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     const store = new GenericStore({ def, names, kv, cache, admission, prefix });
     hubs.set(`${def.group}/${def.resource}`, store);
     if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
-    cache.register(prefix, store.makeEntry);
+    cache.register(prefix, store.makeEntry, { group: def.group, version: def.version, kind: def.kind, resource: def.resource });
   }
   for (const def of definitions) {
     if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
@@ -155,6 +143,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(compactor);
 
   const metrics = createApiMetrics();
+  registerWatchCacheMetrics(metrics.registry, cache);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
@@ -180,33 +169,14 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
-  const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
-
-  const onRequest = (req: HttpRequest, res: HttpResponse, tls: TlsPeer | undefined): void => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const abort = new AbortController();
-    // The client left before the answer was complete. (writableEnded, not writableFinished: Node's
-    // HTTP/2 response reports a stream the client reset as finished.)
-    res.on('close', () => {
-      if (!res.writableEnded) abort.abort();
-    });
-    const ctx: RequestContext = {
-      req,
-      res,
-      ...(tls ? { tls } : {}),
-      url,
-      signal: abort.signal,
-      startedAt: process.hrtime.bigint(),
-      warnings: [],
-      info: parseRequestInfo(req.method ?? 'GET', url),
-      protobufMediaType: names.protobufMediaType,
-    };
-    handle(ctx).catch((e: unknown) => {
-      log.error('unhandled failure while writing a response', { error: String(e) });
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
-  };
+  const chain = buildChain({
+    log,
+    metrics,
+    resolveRequestInfo: parseRequestInfo,
+    requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
+    domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
+  });
+  const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });
   const listener = await listen({
     host: bindAddress,
     port: options.port ?? 0,

@@ -11,6 +11,9 @@ const base64 = (pem: string): string => Buffer.from(pem, 'utf8').toString('base6
 
 export function kubeconfigFor(serverUrl: string, credentials: KubeconfigCredentials = {}, name = 'orch'): string {
   const { caPem, clientCertPem, clientKeyPem } = credentials;
+  // @kubernetes/client-node 1.x refuses a plain-http server unless its cluster skips TLS
+  // verification; there is no TLS to verify, and kubectl ignores the setting over http.
+  const plainHttp = serverUrl.startsWith('http://') ? ['    insecure-skip-tls-verify: true'] : [];
   const user = clientCertPem && clientKeyPem ? [`    client-certificate-data: ${base64(clientCertPem)}`, `    client-key-data: ${base64(clientKeyPem)}`] : [];
   return [
     'apiVersion: v1',
@@ -19,6 +22,7 @@ export function kubeconfigFor(serverUrl: string, credentials: KubeconfigCredenti
     `- name: ${name}`,
     '  cluster:',
     `    server: ${serverUrl}`,
+    ...plainHttp,
     ...(caPem ? [`    certificate-authority-data: ${base64(caPem)}`] : []),
     'contexts:',
     `- name: ${name}`,

@@ -1,7 +1,7 @@
 /** Server options with their defaults, shared by the library entry point and the CLI. */
 import type { ResourceFactory } from '../registry/define-resource.js';
 import type { CacheOptions } from '../storage/cacher/cache.js';
-import type { Logger, LogLevel } from './logger.js';
+import type { Logger, LogLevel } from '../machinery/logger.js';
 
 export interface ServerOptions {
   /**
@@ -81,9 +81,12 @@ export const DEFAULTS = {
   minRequestTimeoutSeconds: 1800,
 } as const;
 
-/** Where the command differs from the library: it serves the network, as kube-apiserver does. */
+/**
+ * Where the command differs from the library. kube-apiserver binds every interface; this server
+ * stays on loopback until it authenticates callers, since whoever reaches it has full access.
+ */
 export const CLI_DEFAULTS = {
-  bindAddress: '0.0.0.0',
+  bindAddress: '127.0.0.1',
   securePort: 6443,
 } as const;
 

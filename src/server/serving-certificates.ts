@@ -17,7 +17,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCertificateAuthority, issueCertificate, validFor, type CertificateAndKey } from '../machinery/x509/certificates.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../machinery/logger.js';
 
 export const ADMIN_USER = 'orch-admin';
 export const ADMIN_GROUP = 'system:masters';

@@ -88,6 +88,9 @@ describe.concurrent('startup', () => {
     expect(out).toContain(`serving http://127.0.0.1:${s.port}`);
     expect(out).toContain('storage: sqlite');
     expect(out).toContain('API domain orch.io');
+    // Which clients fit this domain, before anyone meets a failing kubectl.
+    expect(out).toContain("API domain orch.io: groups, media types and annotations are named *.orch.io, for clients written for orch.io");
+    expect(out).toContain("kubectl and other Kubernetes clients need Kubernetes' names: start with --api-domain=k8s.io for them");
     const path = join(s.dataDir, 'kubeconfig');
     expect(out).toContain(`kubeconfig written to ${path}`);
     expect(out).toContain(`server: http://127.0.0.1:${s.port}`);
@@ -147,6 +150,7 @@ describe.concurrent('startup', () => {
   it('--api-domain=k8s.io serves Kubernetes names: kube-system and friends', async () => {
     const s = await serve(['--api-domain=k8s.io']);
     expect(s.stdout()).toContain('API domain k8s.io');
+    expect(s.stdout()).toContain("API domain k8s.io: Kubernetes' own names, for kubectl, client-go, @kubernetes/client-node, Helm and other Kubernetes clients");
     const r = await httpCall(s.url, 'GET', '/api/v1/namespaces');
     expect(r.body.items.map((n: any) => n.metadata.name)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
   });

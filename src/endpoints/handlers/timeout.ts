@@ -1,6 +1,6 @@
 /** Bounds a request by its `timeoutSeconds`, answering 504 when it runs out. */
 import { errors } from '../../machinery/errors.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 
 export async function withRequestTimeout<T>(ctx: RequestContext, timeoutSeconds: number | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   if (!timeoutSeconds) return run(ctx.signal);
