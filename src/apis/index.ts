@@ -10,6 +10,7 @@ import { discoveryResources } from './discovery/index.js';
 import { eventsResources } from './events/index.js';
 import { flowcontrolResources } from './flowcontrol/index.js';
 import { networkingResources } from './networking/index.js';
+import { policyResources } from './policy/index.js';
 import { rbacResources } from './rbac/index.js';
 
 export const builtinResources: readonly ResourceFactory[] = [
@@ -18,6 +19,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...eventsResources,
   ...batchResources,
   ...networkingResources,
+  ...policyResources,
   ...rbacResources,
   ...discoveryResources,
   ...flowcontrolResources,

@@ -101,6 +101,10 @@ const EXPECTED: Record<string, Expectation> = {
     cells: { Schedule: '*/5 * * * *', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Containers: 'hello', Images: 'busybox:1.36', Selector: '<none>' },
   },
   'coordination/v1/Lease': { columns: ['Name', 'Holder', 'Age'], cells: { Holder: 'node-1' } },
+  'policy/v1/PodDisruptionBudget': {
+    columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
+    cells: { 'Min Available': '1', 'Max Unavailable': 'N/A', 'Allowed Disruptions': 0 },
+  },
 };
 
 function keyOf(def: ResourceDefinition): string {
