@@ -12,6 +12,7 @@ import { flowcontrolResources } from './flowcontrol/index.js';
 import { networkingResources } from './networking/index.js';
 import { policyResources } from './policy/index.js';
 import { rbacResources } from './rbac/index.js';
+import { schedulingResources } from './scheduling/index.js';
 
 export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
@@ -25,5 +26,6 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...flowcontrolResources,
   ...certificatesResources,
   ...admissionregistrationResources,
+  ...schedulingResources,
   ...coordinationResources,
 ];

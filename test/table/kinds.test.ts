@@ -105,6 +105,7 @@ const EXPECTED: Record<string, Expectation> = {
     columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
     cells: { 'Min Available': '1', 'Max Unavailable': 'N/A', 'Allowed Disruptions': 0 },
   },
+  'scheduling/v1/PriorityClass': { columns: ['Name', 'Value', 'Global-Default', 'Age'], cells: { Value: 1000, 'Global-Default': false } },
 };
 
 function keyOf(def: ResourceDefinition): string {
