@@ -106,6 +106,7 @@ const EXPECTED: Record<string, Expectation> = {
     cells: { 'Min Available': '1', 'Max Unavailable': 'N/A', 'Allowed Disruptions': 0 },
   },
   'scheduling/v1/PriorityClass': { columns: ['Name', 'Value', 'Global-Default', 'Age'], cells: { Value: 1000, 'Global-Default': false } },
+  'networking/v1/NetworkPolicy': { columns: ['Name', 'Pod-Selector', 'Age'], cells: { 'Pod-Selector': 'app=db' } },
 };
 
 function keyOf(def: ResourceDefinition): string {
