@@ -13,6 +13,7 @@ import { networkingResources } from './networking/index.js';
 import { policyResources } from './policy/index.js';
 import { rbacResources } from './rbac/index.js';
 import { schedulingResources } from './scheduling/index.js';
+import { storageResources } from './storage/index.js';
 
 export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
@@ -22,6 +23,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...networkingResources,
   ...policyResources,
   ...rbacResources,
+  ...storageResources,
   ...discoveryResources,
   ...flowcontrolResources,
   ...certificatesResources,

@@ -36,7 +36,6 @@ const REMOVED: Removed[] = [
     ],
   },
   { group: (n) => n.group('node'), version: 'v1beta1', resources: [{ name: 'runtimeclasses', namespaced: false }] },
-  { group: (n) => n.group('storage'), version: 'v1beta1', resources: [{ name: 'csistoragecapacities', namespaced: true }] },
 ];
 
 describe.each(['orch.io', 'k8s.io'])('removed versions are not served (%s)', (domain) => {

@@ -107,6 +107,18 @@ const EXPECTED: Record<string, Expectation> = {
   },
   'scheduling/v1/PriorityClass': { columns: ['Name', 'Value', 'Global-Default', 'Age'], cells: { Value: 1000, 'Global-Default': false } },
   'networking/v1/NetworkPolicy': { columns: ['Name', 'Pod-Selector', 'Age'], cells: { 'Pod-Selector': 'app=db' } },
+  'storage/v1/StorageClass': {
+    columns: ['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'],
+    cells: { Provisioner: 'example.com/fast', ReclaimPolicy: 'Delete', VolumeBindingMode: 'Immediate', AllowVolumeExpansion: true },
+  },
+  'storage/v1/CSIDriver': {
+    columns: ['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age'],
+    cells: { AttachRequired: false, PodInfoOnMount: false, StorageCapacity: false, TokenRequests: 'vault', RequiresRepublish: false, Modes: 'Persistent' },
+  },
+  'storage/v1/CSINode': { columns: ['Name', 'Drivers', 'Age'], cells: { Drivers: 1 } },
+  'storage/v1/VolumeAttachment': { columns: ['Name', 'Attacher', 'PV', 'Node', 'Attached', 'Age'], cells: { Attacher: 'example.csi.io', PV: 'pv-1', Node: 'node-1', Attached: false } },
+  'storage/v1/CSIStorageCapacity': { columns: ['Name', 'StorageClassName', 'Capacity'], cells: { StorageClassName: 'fast', Capacity: '100Gi' } },
+  'storage/v1beta1/CSIStorageCapacity': { columns: ['Name', 'StorageClassName', 'Capacity'], cells: { StorageClassName: 'fast', Capacity: '100Gi' } },
 };
 
 function keyOf(def: ResourceDefinition): string {
