@@ -119,6 +119,13 @@ const EXPECTED: Record<string, Expectation> = {
   'storage/v1/VolumeAttachment': { columns: ['Name', 'Attacher', 'PV', 'Node', 'Attached', 'Age'], cells: { Attacher: 'example.csi.io', PV: 'pv-1', Node: 'node-1', Attached: false } },
   'storage/v1/CSIStorageCapacity': { columns: ['Name', 'StorageClassName', 'Capacity'], cells: { StorageClassName: 'fast', Capacity: '100Gi' } },
   'storage/v1beta1/CSIStorageCapacity': { columns: ['Name', 'StorageClassName', 'Capacity'], cells: { StorageClassName: 'fast', Capacity: '100Gi' } },
+  'core/v1/LimitRange': { columns: defaultColumns, cells: {} },
+  'core/v1/ResourceQuota': { columns: ['Name', 'Age', 'Request', 'Limit'], cells: { Request: '', Limit: '' } },
+  'core/v1/PodTemplate': { columns: ['Name', 'Containers', 'Images', 'Pod Labels'], cells: { Containers: 'web', Images: 'nginx:1.25', 'Pod Labels': 'app=web' } },
+  'core/v1/ReplicationController': {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Desired: 1, Current: 0, Ready: 0, Containers: 'web', Images: 'nginx:1.25', Selector: 'app=legacy' },
+  },
 };
 
 function keyOf(def: ResourceDefinition): string {
