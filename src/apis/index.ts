@@ -2,6 +2,7 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
+import { autoscalingResources } from './autoscaling/index.js';
 import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
 import { coordinationResources } from './coordination/index.js';
@@ -19,6 +20,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
   ...appsResources,
   ...eventsResources,
+  ...autoscalingResources,
   ...batchResources,
   ...networkingResources,
   ...policyResources,

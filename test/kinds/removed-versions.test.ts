@@ -26,7 +26,6 @@ const REMOVED: Removed[] = [
   { group: (n) => n.group('discovery'), version: 'v1beta1', resources: [{ name: 'endpointslices', namespaced: true }] },
   { group: (n) => n.group('events'), version: 'v1beta1', resources: [{ name: 'events', namespaced: true }] },
   { group: () => 'autoscaling', version: 'v2beta1', resources: [{ name: 'horizontalpodautoscalers', namespaced: true }] },
-  { group: () => 'autoscaling', version: 'v2beta2', resources: [{ name: 'horizontalpodautoscalers', namespaced: true }] },
   {
     group: () => 'policy',
     version: 'v1beta1',

@@ -126,6 +126,18 @@ const EXPECTED: Record<string, Expectation> = {
     columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', '*Containers', '*Images', '*Selector'],
     cells: { Desired: 1, Current: 0, Ready: 0, Containers: 'web', Images: 'nginx:1.25', Selector: 'app=legacy' },
   },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
+  },
+  'autoscaling/v1/HorizontalPodAutoscaler': {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
+  },
+  'autoscaling/v2beta2/HorizontalPodAutoscaler': {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
+  },
 };
 
 function keyOf(def: ResourceDefinition): string {
