@@ -11,6 +11,7 @@ import { discoveryResources } from './discovery/index.js';
 import { eventsResources } from './events/index.js';
 import { flowcontrolResources } from './flowcontrol/index.js';
 import { networkingResources } from './networking/index.js';
+import { nodeResources } from './node/index.js';
 import { policyResources } from './policy/index.js';
 import { rbacResources } from './rbac/index.js';
 import { schedulingResources } from './scheduling/index.js';
@@ -32,4 +33,5 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...admissionregistrationResources,
   ...schedulingResources,
   ...coordinationResources,
+  ...nodeResources,
 ];

@@ -138,6 +138,7 @@ const EXPECTED: Record<string, Expectation> = {
     columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
     cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
   },
+  'node/v1/RuntimeClass': { columns: ['Name', 'Handler', 'Age'], cells: { Handler: 'runc' } },
 };
 
 function keyOf(def: ResourceDefinition): string {
