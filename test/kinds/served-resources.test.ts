@@ -28,7 +28,7 @@ const NODE_AGENT = 'issue 15 §2 (needs a node agent)';
 const EVICTION = 'issue 15 §3';
 const AUTH = 'the authentication and authorization work';
 const EXTENSIONS = 'custom resources and API aggregation';
-const BINDING = 'issue 15 §1: bindings';
+const BINDING = 'issue 15 §1: the legacy bindings collection';
 const COMPONENT_STATUS = 'issue 15 §1: componentstatuses';
 const TOKEN = 'service account tokens';
 
@@ -52,7 +52,7 @@ const KUBERNETES_1_25: Entry[] = [
   sub('v1', 'persistentvolumes/status'),
   res('v1', 'pods', NS),
   sub('v1', 'pods/attach', NODE_AGENT),
-  sub('v1', 'pods/binding', BINDING),
+  sub('v1', 'pods/binding'),
   sub('v1', 'pods/ephemeralcontainers'),
   sub('v1', 'pods/eviction', EVICTION),
   sub('v1', 'pods/exec', NODE_AGENT),

@@ -6,6 +6,7 @@
 import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { bindingSubresource } from './pod/binding.js';
 import { defaultPodObject } from './pod/defaults.js';
 import { PodSpec } from './pod/pod-spec.js';
 import { PodStatus } from './pod/pod-status.js';
@@ -64,6 +65,7 @@ export const podResource = defineResource<Pod>((names) => {
         },
         validateUpdate: (pod, old) => validatePodStatusUpdate(pod, old),
       }),
+      binding: bindingSubresource<Pod>(),
       // Debug containers are added to a running pod here, and only here; everything else stays as stored.
       ephemeralcontainers: {
         kind: 'partial',
