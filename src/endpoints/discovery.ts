@@ -58,7 +58,7 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
     });
     for (const [name, sub] of Object.entries(def.subresources ?? {})) {
       const other = sub.kind === 'view' ? { group: sub.view.group, version: sub.view.version } : {};
-      const kind = sub.kind === 'view' ? sub.view.kind : def.kind;
+      const kind = sub.kind === 'view' ? sub.view.kind : sub.kind === 'action' ? sub.body.kind : def.kind;
       out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, ...other, kind, verbs: [...sub.verbs].sort() });
     }
   }

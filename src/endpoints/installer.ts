@@ -5,7 +5,7 @@
 import { errors, StatusError } from '../machinery/errors.js';
 import { protobufGaps } from '../schema/protobuf/index.js';
 import { ALL_VERBS, type Deprecation, type ResourceDefinition, type SubresourceDefinition, type Verb } from '../registry/define-resource.js';
-import type { StructSchema } from '../schema/index.js';
+import { Status as StatusSchema, type StructSchema } from '../schema/index.js';
 import { listSchemaFor } from './list-schema.js';
 import type { ResourceRegistry } from '../registry/registry.js';
 import { handleCreate } from './handlers/create.js';
@@ -15,6 +15,7 @@ import { handleList } from './handlers/list.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
+import { handleAction } from './handlers/action.js';
 import { handleView } from './handlers/view.js';
 import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from '../machinery/request-context.js';
@@ -41,6 +42,7 @@ const HANDLERS: Record<ResourceRequestInfo['verb'], VerbHandler> = {
 /** The schema of what a verb answers with: the view, the list, or the object (a Status has a protobuf form whenever the object does). */
 function responseSchema(def: ResourceDefinition, verb: Verb, sub: SubresourceDefinition | undefined): StructSchema {
   if (sub?.kind === 'view') return sub.schema;
+  if (sub?.kind === 'action') return StatusSchema;
   return verb === 'list' || verb === 'deletecollection' ? listSchemaFor(def) : def.schema;
 }
 
@@ -113,6 +115,7 @@ export function createResourceRouter(
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
+    if (sub?.kind === 'action') return handleAction(ctx, ep, info, sub);
     await HANDLERS[info.verb](ctx, ep, info);
   };
 }

@@ -15,7 +15,7 @@ import { zeroValue, type DeleteOptions, type KubeObject, type ObjectMeta } from 
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
 import { EncodedObject } from '../machinery/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
-import type { ResourceDefinition, StrategyContext, WriteTransaction } from './define-resource.js';
+import type { PartialSubresource, ResourceDefinition, StrategyContext, WriteTransaction } from './define-resource.js';
 import { carryUpdateSystemFields, fillCreateSystemFields, formatTime, generateName, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { StoreReads } from './store-reads.js';
 
@@ -284,7 +284,9 @@ export class GenericStore extends StoreReads {
     if (opts.subresource && !sub) throw errors.notFound(this.groupResource, name);
     // A partial subresource (status, finalize) writes its part; a view (scale) writes the whole
     // object through the main strategy, having mapped its change onto it already.
-    const partial = sub?.kind === 'partial' ? sub : undefined;
+    // An action (pods/binding) has made the whole object already; it is written as a partial write
+    // that takes everything, without the main strategy's update rules.
+    const partial = sub?.kind === 'partial' ? sub : sub?.kind === 'action' ? ACTION_WRITE : undefined;
     const obj: KubeObject = partial ? partial.merge(sent, current) : structuredClone(sent);
     this.setIdentity(obj);
     this.bindNamespace(obj, scope);
@@ -478,6 +480,8 @@ interface LostRace {
 function isLostRace(v: KubeObject | LostRace): v is LostRace {
   return typeof v === 'object' && v !== null && (v as LostRace).lost === true;
 }
+
+const ACTION_WRITE: PartialSubresource = { kind: 'partial', verbs: [], merge: (sent) => structuredClone(sent) };
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {
   const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => JSON.parse(JSON.stringify(rest));
