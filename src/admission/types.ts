@@ -1,34 +1,11 @@
 /**
- * The admission seam. Mutating plugins (`admit`) may change the object; validating plugins
- * (`validate`) only accept or reject by throwing a StatusError. Both see the same attributes.
+ * Admission plugins and the chain that runs them. Mutating plugins (`admit`) may change the object;
+ * validating plugins (`validate`) only accept or reject by throwing a StatusError. Both see the same
+ * attributes; the chain implements the store's admission seam (src/registry/admission.ts).
  */
-import type { KubeObject } from '../schema/index.js';
+import type { Admission, AdmissionAttributes } from '../registry/admission.js';
 
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
-
-export interface AdmissionAttributes {
-  operation: AdmissionOperation;
-  group: string;
-  version: string;
-  resource: string;
-  subresource: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  /** The new object; mutating plugins may change it. Absent for DELETE. */
-  object?: KubeObject;
-  oldObject?: KubeObject;
-  dryRun: boolean;
-  user?: UserInfo;
-  signal: AbortSignal;
-}
+export type { Admission, AdmissionAttributes, AdmissionOperation } from '../registry/admission.js';
 
 export interface AdmissionPlugin {
   readonly name: string;
@@ -36,11 +13,6 @@ export interface AdmissionPlugin {
   admit?(attrs: AdmissionAttributes): Promise<void> | void;
   /** Validating phase. Throws a StatusError to reject. */
   validate?(attrs: AdmissionAttributes): Promise<void> | void;
-}
-
-export interface Admission {
-  admit(attrs: AdmissionAttributes): Promise<void>;
-  validate(attrs: AdmissionAttributes): Promise<void>;
 }
 
 /** Runs every plugin's mutating phase in order, then every plugin's validating phase in order. */

@@ -2,7 +2,9 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
+import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
+import { coordinationResources } from './coordination/index.js';
 import { coreV1Resources } from './core/v1/index.js';
 import { discoveryResources } from './discovery/index.js';
 import { eventsResources } from './events/index.js';
@@ -14,10 +16,12 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
   ...appsResources,
   ...eventsResources,
+  ...batchResources,
   ...networkingResources,
   ...rbacResources,
   ...discoveryResources,
   ...flowcontrolResources,
   ...certificatesResources,
   ...admissionregistrationResources,
+  ...coordinationResources,
 ];

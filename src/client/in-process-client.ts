@@ -2,7 +2,7 @@
  * The in-process client controllers use: the same stores, admission and validation as HTTP
  * requests, without a socket. Every call acts as the server itself.
  */
-import type { UserInfo } from '../admission/types.js';
+import type { UserInfo } from '../machinery/user-info.js';
 import { StatusError } from '../machinery/errors.js';
 import type { DeleteOptions, KubeObject } from '../schema/index.js';
 import type { GenericStore, RequestScope, UpdateTransform } from '../registry/generic-store.js';

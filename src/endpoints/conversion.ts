@@ -3,7 +3,7 @@
  * version pass objects through untouched; others convert on the way in and out.
  */
 import type { KubeObject } from '../schema/index.js';
-import { EncodedObject } from '../storage/encoded-object.js';
+import { EncodedObject } from '../machinery/encoded-object.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
 
 /** The stored object as the endpoint serves it. Pure. */

@@ -10,8 +10,9 @@ import { writeBody } from '../http/respond.js';
 import { jsonSerializer, yamlSerializer, type Serializer } from '../machinery/codec/serializers.js';
 import { APIGroupDiscoveryList } from '../schema/apidiscovery.js';
 import type { AggregatedDocument } from './discovery-aggregated-doc.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { isPretty, protobufFor } from './respond.js';
+import { firstHeader } from '../http/headers.js';
 
 export const AGGREGATED_KIND = 'APIGroupDiscoveryList';
 export const AGGREGATED_VERSIONS = ['v2', 'v2beta1'] as const;
@@ -49,8 +50,7 @@ export function negotiateAggregated(ctx: RequestContext, group: string): Aggrega
  * whole value, no lists, no `*`, no weak `W/` tags (a client sends back the ETag it was given).
  */
 function notModified(ctx: RequestContext, etag: string): boolean {
-  const first = ctx.req.headersDistinct['if-none-match']?.[0];
-  return first === etag;
+  return firstHeader(ctx.req, 'if-none-match') === etag;
 }
 
 /** Writes the document in the chosen form, or 304 when the client already has it. */
@@ -58,13 +58,11 @@ export function respondAggregated(ctx: RequestContext, group: string, doc: Aggre
   const headers = { ETag: doc.etag, Vary: 'Accept', 'Cache-Control': 'public' };
   if (notModified(ctx, doc.etag)) {
     const { res } = ctx;
-    ctx.statusCode = 304;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.statusCode = 304;
     res.end();
     return;
   }
   const value = { kind: AGGREGATED_KIND, apiVersion: `${group}/${choice.version}`, ...doc.body };
-  ctx.statusCode = 200;
   writeBody(ctx, 200, choice.contentType, choice.serializer.encode(value, isPretty(ctx)), headers);
 }

@@ -11,7 +11,7 @@ import type { ManagedFieldsStep } from '../registry/generic-store.js';
 import type { KubeObject } from '../schema/index.js';
 import { toServed } from './conversion.js';
 import type { QueryParams } from './params.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import type { ResourceEndpoint } from './resource-endpoint.js';
 
 const ENVELOPE = new Set(['apiVersion', 'kind', 'metadata']);

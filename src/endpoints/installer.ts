@@ -3,7 +3,7 @@
  * that the URL's scope fits the resource, and that the resource supports the verb.
  */
 import { errors, StatusError } from '../machinery/errors.js';
-import { protobufGaps } from '../machinery/codec/protobuf/index.js';
+import { protobufGaps } from '../schema/protobuf/index.js';
 import { ALL_VERBS, type Deprecation, type ResourceDefinition, type SubresourceDefinition, type Verb } from '../registry/define-resource.js';
 import type { StructSchema } from '../schema/index.js';
 import { listSchemaFor } from './list-schema.js';
@@ -17,7 +17,7 @@ import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleView } from './handlers/view.js';
 import { apiVersionOf } from '../machinery/gvk.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { checkPathNames } from './path-names.js';
 import { negotiateOutput } from './respond.js';
 import { conversionSupport } from './transform/convert.js';

@@ -3,34 +3,9 @@
  * request, which group/version/resource/subresource, namespace, name, and the API verb. The rules
  * are those of Kubernetes' RequestInfoFactory, so authorization and audit see the same verbs.
  */
-export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+import type { NonResourceRequestInfo, RequestInfo, RequestVerb, ResourceRequestInfo } from '../machinery/request-info.js';
 
-export interface ResourceRequestInfo {
-  isResourceRequest: true;
-  path: string;
-  verb: RequestVerb;
-  apiPrefix: 'api' | 'apis';
-  apiGroup: string;
-  apiVersion: string;
-  namespace: string;
-  /** The URL addresses a resource inside a namespace (`/namespaces/{ns}/{resource}`...). */
-  inNamespace: boolean;
-  resource: string;
-  subresource: string;
-  name: string;
-  /** Path segments from the resource on (`configmaps/name/status/...`). */
-  parts: string[];
-}
-
-export interface NonResourceRequestInfo {
-  isResourceRequest: false;
-  /** The path as sent (percent-decoded, never normalised). */
-  path: string;
-  /** Lowercase HTTP method: get, post, put, patch, delete, head, options. */
-  verb: string;
-}
-
-export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
+export type { NonResourceRequestInfo, RequestInfo, RequestVerb, ResourceRequestInfo } from '../machinery/request-info.js';
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 const METHOD_VERBS: Record<string, RequestVerb> = { GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };

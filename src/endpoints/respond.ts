@@ -7,10 +7,10 @@
 import { writeBody } from '../http/respond.js';
 import { parseAccept, rangeAccepts } from '../http/negotiate.js';
 import { errors, toStatus, type Status } from '../machinery/errors.js';
-import { protobufGaps, protobufSerializer } from '../machinery/codec/protobuf/index.js';
+import { protobufGaps, protobufSerializer } from '../schema/protobuf/index.js';
 import { jsonSerializer, yamlSerializer, type JsonText, type Serializer } from '../machinery/codec/serializers.js';
 import { PartialObjectMetadata, PartialObjectMetadataList, Status as StatusSchema, type StructSchema } from '../schema/index.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 
 export interface OutputOptions {
   /** A watch: only formats with a stream form (JSON, protobuf). */
@@ -133,14 +133,12 @@ export function isPretty(ctx: RequestContext): boolean {
 /** Writes a value; `schema` (the value's type) makes protobuf one of the choices. */
 export function respondValue(ctx: RequestContext, code: number, value: unknown, schema?: StructSchema): void {
   const s = negotiateOutput(ctx, schema ? { schema } : {});
-  ctx.statusCode = code;
   writeBody(ctx, code, s.mediaType, s.encode(value, isPretty(ctx)));
 }
 
 /** Writes stored JSON text: as is for JSON, re-encoded for the other formats. */
 export function respondText(ctx: RequestContext, code: number, text: JsonText, schema?: StructSchema): void {
   const s = negotiateOutput(ctx, schema ? { schema } : {});
-  ctx.statusCode = code;
   writeBody(ctx, code, s.mediaType, s.encodeText(text, isPretty(ctx)));
 }
 
@@ -156,6 +154,5 @@ export function respondError(ctx: RequestContext, err: unknown): void {
   const headers: Record<string, string> = {};
   const retry = status.details?.retryAfterSeconds;
   if (retry) headers['Retry-After'] = String(retry);
-  ctx.statusCode = status.code;
   writeBody(ctx, status.code, s.mediaType, s.encode(status, isPretty(ctx)), headers);
 }

@@ -1,8 +1,8 @@
 /** Counts every request and observes the latency of short ones, labelled as Kubernetes labels them. */
 import type { Filter } from '../http/context.js';
-import type { RequestContext } from '../endpoints/request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { toStatus } from '../machinery/errors.js';
-import type { ApiMetrics } from '../server/metrics.js';
+import type { ApiMetrics } from '../machinery/metrics.js';
 
 const KNOWN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics', '/version', '/api', '/apis', '/openapi/v2', '/openapi/v3']);
 
@@ -59,7 +59,7 @@ export function withMetrics(metrics: ApiMetrics): Filter<RequestContext> {
             scope: '',
             component: 'apiserver',
           };
-      const code = String(thrown && !ctx.res.headersSent ? toStatus(thrown.error).code : (ctx.statusCode ?? ctx.res.statusCode));
+      const code = String(thrown && !ctx.res.headersSent ? toStatus(thrown.error).code : (ctx.response.status ?? ctx.res.statusCode));
       metrics.requests.inc({ ...labels, code });
       if (!ctx.longRunning) {
         metrics.latency.observe(labels, Number(process.hrtime.bigint() - ctx.startedAt) / 1e9);

@@ -4,9 +4,9 @@
  */
 import type { Filter } from '../http/context.js';
 import { StatusError } from '../machinery/errors.js';
-import type { RequestContext } from '../endpoints/request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import { respondError } from '../endpoints/respond.js';
-import type { Logger } from '../server/logger.js';
+import type { Logger } from '../machinery/logger.js';
 
 export function withPanicRecovery(log: Logger): Filter<RequestContext> {
   return async (ctx, next) => {
@@ -14,7 +14,7 @@ export function withPanicRecovery(log: Logger): Filter<RequestContext> {
       await next();
     } catch (err) {
       if (!(err instanceof StatusError)) {
-        log.error('request failed with an unexpected error', { method: ctx.req.method, path: ctx.info.path, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        log.error('request failed with an unexpected error', { method: ctx.req.method, path: ctx.req.url, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
       if (ctx.res.headersSent) {
         ctx.res.end();

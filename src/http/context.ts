@@ -1,15 +1,28 @@
-/** The transport-level state of one request; the endpoints extend it with what they parse. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** The transport-level state of one request; the request context (machinery) extends it. */
+import type { HttpRequest, HttpResponse, TlsPeer } from './listener.js';
+import type { RequestTarget } from './request-target.js';
+import type { ResponseRecord } from './response-recorder.js';
 
 export interface HttpContext {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  /** HTTP/1.1 or HTTP/2 (Node's compatibility API); see listener.ts. */
+  readonly req: HttpRequest;
+  readonly res: HttpResponse;
+  /** The client's TLS certificate as the handshake verified it; absent on plain HTTP. */
+  readonly tls?: TlsPeer;
+  /**
+   * The request target as sent: `target.path` is what routing reads (never dot-normalised);
+   * `target.problem` says why a target cannot be served.
+   */
+  readonly target: RequestTarget;
+  /** The query (`url.searchParams`); `url.pathname` is normalised, for display only. */
   readonly url: URL;
   /** Aborted when the client goes away or the request deadline passes (filters may narrow it). */
   signal: AbortSignal;
   readonly startedAt: bigint;
   /** Texts for `Warning: 299 - "..."` headers, added before the response is written. */
   readonly warnings: string[];
+  /** What the response writer sent: status code and body bytes (for metrics and audit). */
+  readonly response: ResponseRecord;
 }
 
 export type Next = () => Promise<void>;

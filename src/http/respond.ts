@@ -31,3 +31,18 @@ export function writeBody(ctx: HttpContext, code: number, contentType: string, b
 export function writeText(ctx: HttpContext, code: number, text: string): void {
   writeBody(ctx, code, 'text/plain; charset=utf-8', text);
 }
+
+/**
+ * Sends the status line and headers now, before any body, so a watch client learns at once that
+ * its stream is open (HTTP/1.1 and HTTP/2 alike).
+ */
+export function flushHeaders(ctx: HttpContext): void {
+  const res = ctx.res;
+  // Node's HTTP/2 compatibility response has flushHeaders too, though its type declarations omit it.
+  (res as { flushHeaders(): void }).flushHeaders();
+}
+
+/** Writes one piece of a streamed body; false when the client is not keeping up (wait for 'drain'). */
+export function writeChunk(ctx: HttpContext, chunk: string | Uint8Array): boolean {
+  return (ctx.res as { write(chunk: string | Uint8Array): boolean }).write(chunk);
+}

@@ -117,6 +117,8 @@ export const errors = {
     return new StatusError(401, 'Unauthorized', message);
   },
   forbidden(gr: GroupResource, name: string, why: string): StatusError {
+    // A non-resource path names no resource: Kubernetes says just "forbidden: ...".
+    if (!gr.group && !gr.resource) return new StatusError(403, 'Forbidden', `forbidden: ${why}`, {});
     const subject = name ? `${qualifiedResource(gr)} "${name}"` : qualifiedResource(gr);
     return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${why}`, grDetails(gr, name));
   },

@@ -3,7 +3,7 @@
  * storage keys, watch and decoding all follow from it. Definitions are factories of the API names,
  * because groups, annotation keys and secret types derive from the API domain.
  */
-import type { UserInfo } from '../admission/types.js';
+import type { UserInfo } from '../machinery/user-info.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
@@ -70,6 +70,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   validateCreate?(obj: T, ctx: StrategyContext): FieldError[];
   /** Rules for an update only, beside validate; may compare with the stored object. */
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /**
+   * Normalizes a valid object before it is stored (Endpoints are repacked), after validation and
+   * before validating admission, as Kubernetes' Canonicalize. Main-resource writes only. Mutates.
+   */
+  canonicalize?(obj: T): void;
   /** Non-fatal advice returned as `Warning` headers. */
   warnings?(obj: T, old: T | undefined, ctx: StrategyContext): string[];
   /** Kind-specific field-selector attributes, beside `metadata.name` and `metadata.namespace`. */
@@ -255,3 +260,8 @@ export function defineVersion(
 export function listKindOf(def: Pick<ResourceDefinition, 'kind'>): string {
   return `${def.kind}List`;
 }
+
+// The rest of a kind's authoring surface: kinds (src/apis) import the registry through this file only.
+export { statusSubresource } from './subresources.js';
+export { age, ageColumn, column, defineTable, nameColumn, type TableContext, type TableDefinition, type TableRowCondition } from './table.js';
+export { accessModesText, containerCells, formatLabelSelector, formatLabels, listWithMore, selectorText } from './table-format.js';

@@ -5,14 +5,15 @@
  * compare-and-swap loop; reads come from the watch cache or, for past revisions, the store.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Admission, AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
+import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.js';
+import type { UserInfo } from '../machinery/user-info.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { GroupResource } from '../machinery/gvk.js';
 import { zeroValue, type DeleteOptions, type KubeObject, type ObjectMeta } from '../schema/index.js';
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
-import { EncodedObject } from '../storage/encoded-object.js';
+import { EncodedObject } from '../machinery/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
 import type { ResourceDefinition, StrategyContext, WriteTransaction } from './define-resource.js';
 import { carryUpdateSystemFields, fillCreateSystemFields, formatTime, generateName, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
@@ -196,6 +197,7 @@ export class GenericStore extends StoreReads {
       ];
       if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
       scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
+      strategy.canonicalize?.(obj);
       await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
       if (opts.dryRun) return obj;
 
@@ -295,6 +297,7 @@ export class GenericStore extends StoreReads {
       ];
       if (errs.length) throw this.invalid(name, errs);
       scope.warnings.push(...(strategy.warnings?.(obj, current, ctx) ?? []));
+      if (!partial) strategy.canonicalize?.(obj);
       await this.admission.validate(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
 
       obj.metadata.resourceVersion = current.metadata.resourceVersion;

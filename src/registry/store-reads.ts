@@ -8,9 +8,9 @@ import type { GroupResource } from '../machinery/gvk.js';
 import type { LabelSelector } from '../machinery/labels.js';
 import type { KubeObject } from '../schema/index.js';
 import { TooLargeResourceVersionError, WatchTooOldError, withRevision, type CacheEntry, type EntryFilter, type WatchCache } from '../storage/cacher/cache.js';
-import { EncodedObject, type WatchItem } from '../storage/encoded-object.js';
+import { EncodedObject, type WatchItem } from '../machinery/encoded-object.js';
 import { isKVError, KVError, type KVEvent, type RevisionedKV } from '../storage/kv.js';
-import { AsyncQueue } from '../util/async-queue.js';
+import { BoundedWatchQueue } from '../storage/cacher/bounded-watch-queue.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import type { ResourceDefinition } from './define-resource.js';
 import { getSemantics, listSemantics, type ListParams, type ReadSemantics, type WatchParams, watchSemantics } from './list-options.js';
@@ -61,7 +61,7 @@ export class StoreReads {
   }
 
   /** The key prefix of a namespace's objects, or of all objects. */
-  private scopePrefix(namespace: string): string {
+  scopePrefix(namespace: string): string {
     return this.definition.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
   }
 
@@ -216,16 +216,21 @@ export class StoreReads {
     return this.cache.watch(this.prefix, prefix, { initial: true, filter, bookmarks, signal: req.signal, ...(initialEventsEndBookmark ? { initialEventsEndBookmark } : {}) });
   }
 
-  /** A watch from a revision older than the cache window, read from the store's history. */
+  /**
+   * A watch from a revision older than the cache window, read from the store's history. Bounded as
+   * the cache's watchers are: a reader that falls too far behind is closed, and so is the store's watch.
+   */
   private watchFromStore(prefix: string, fromRevision: number, filter: EntryFilter, signal: AbortSignal): AsyncIterable<WatchItem> {
-    const out = new AsyncQueue<WatchItem>();
-    const events = this.kv.watch(prefix, fromRevision, signal);
+    const stop = new AbortController();
+    const bounded = new BoundedWatchQueue(this.cache.watcherBounds, () => stop.abort());
+    const out = bounded.queue;
+    const events = this.kv.watch(prefix, fromRevision, AbortSignal.any([signal, stop.signal]));
     void (async () => {
       try {
         for await (const ev of events) {
           if (ev.type === 'progress') continue;
           const item = this.itemOf(ev, filter);
-          if (item) out.push(item);
+          if (item && !bounded.push(item)) return;
         }
         out.end();
       } catch (e) {

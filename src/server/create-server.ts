@@ -2,55 +2,73 @@
  * The composition root: the only place that constructs the store backend, the cache, admission,
  * the registry, controllers and the HTTP listener. `createServer` returns a running server.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
-import { namespaceLifecycle, type NamespacePhase } from '../admission/plugins/namespace-lifecycle/index.js';
+import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
-import { startCompactor, type Compactor } from '../controllers/compactor/index.js';
+import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
-import type { RequestContext } from '../endpoints/request-context.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
-import { parseRequestTarget, RequestTargetError, type RequestTarget } from '../http/request-target.js';
 import { versionInfo } from '../endpoints/version.js';
-import { withMetrics } from '../filters/with-metrics.js';
-import { withPanicRecovery } from '../filters/with-panic-recovery.js';
-import { withTimeout } from '../filters/with-timeout.js';
-import { compose } from '../http/context.js';
+import { listen } from '../http/listener.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
-import { errors, isStatusError } from '../machinery/errors.js';
+import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
+import { ResourceListers } from '../registry/lister.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
+import { registerWatchCacheMetrics } from '../storage/cacher/cache-metrics.js';
 import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
+import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
 import { createLogger } from './logger.js';
+import type { Logger } from '../machinery/logger.js';
 import { createApiMetrics } from './metrics.js';
-import { DEFAULTS, type ServerOptions } from './options.js';
+import { DEFAULTS, TLS_VERSION_NAMES, type ServerOptions } from './options.js';
+import { createRequestListener } from './request-listener.js';
 import { createRouter } from './routes.js';
+import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
+
+/** What a client needs to reach a secure server as its administrator. */
+export interface ServerTls {
+  /** PEM of the CA that signed the serving certificate; absent when the certificate came from `tlsCertFile`. */
+  readonly caPem?: string;
+  /** The administrator's client certificate and key (CN orch-admin, O system:masters), PEM; absent with an operator's `clientCaFile`. */
+  readonly adminCertPem?: string;
+  readonly adminKeyPem?: string;
+  /**
+   * `{ ca, cert, key }`: ready to spread into the options of `https.request`, `https.Agent`,
+   * `http2.connect` and `tls.connect`, or to pass as `connect` to undici's `Agent` (a fetch dispatcher).
+   */
+  readonly clientOptions: { ca?: string; cert?: string; key?: string };
+}
 
 export interface OrchServer {
-  /** `http://host:port` of the listener. */
+  /** `https://host:port` of the listener (`http://` in plain-HTTP mode); a wildcard bind address shows as loopback. */
   readonly url: string;
+  /** The TLS material clients need; absent in plain-HTTP mode. */
+  readonly tls?: ServerTls;
   readonly host: string;
   readonly port: number;
   readonly names: ApiNames;
   readonly storageBackend: RevisionedKV['backend'];
-  /** A kubeconfig pointing at this server. */
+  /** A kubeconfig pointing at this server, with its CA and the administrator's credentials when there are. */
   kubeconfig(): string;
   close(): Promise<void>;
 }
@@ -67,40 +85,29 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
+  const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   const kv = await openStore(options);
+  const location = storeLocation(kv.backend, options);
+  if (location) {
+    // Refused before anything is written, and closed, so the caller may open the store again.
+    await claimStoreDomain(kv, names.domain, names.systemNamespace, location).catch(async (e: unknown) => {
+      await kv.close();
+      throw e;
+    });
+  }
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
 
   const registry = new ResourceRegistry();
   let namespaceStore: GenericStore | undefined;
-  const lookup = {
-    async phase(name: string, signal: AbortSignal): Promise<NamespacePhase> {
-      if (!namespaceStore) return 'active';
-      const read = async (): Promise<NamespacePhase> => {
-        const { entry } = cache.get(namespaceStore!.prefix, namespaceStore!.keyFor('', name));
-        if (!entry) return 'missing';
-        const ns = entry.object.parse<{ metadata: { deletionTimestamp?: string }; status?: { phase?: string } }>();
-        return ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating' ? 'terminating' : 'active';
-      };
-      const fast = await read();
-      if (fast !== 'missing') return fast;
-      // Not in the cache yet: a namespace created an instant ago must still count.
-      await cache.syncWithStore(signal);
-      return read();
-    },
-  };
-  // Storage versions (hubs) by group/resource; filled below, read lazily by admission plugins.
+  // Storage versions (hubs) by group/resource, filled below; every reader of stored objects reads
+  // them through a lister (made now, bound to its store on first use).
   const hubs = new Map<string, GenericStore>();
-  /** Every stored object of a resource, after the cache caught up with the store (a consistent read). */
-  const storedObjects = async <T>(group: string, resource: string, signal: AbortSignal): Promise<T[]> => {
-    const store = hubs.get(`${group}/${resource}`);
-    if (!store) return [];
-    await cache.syncWithStore(signal);
-    return cache.list(store.prefix, store.prefix, undefined).entries.map((e) => e.object.parse<T>());
-  };
+  const listers = new ResourceListers(cache, hubs, log);
   const admission = admissionChain([
-    namespaceLifecycle(names, lookup),
-    defaultIngressClass(names, { list: (signal) => storedObjects(names.group('networking'), 'ingressclasses', signal) }),
+    namespaceLifecycle(names, listers.for('', 'namespaces')),
+    defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
@@ -112,7 +119,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     const store = new GenericStore({ def, names, kv, cache, admission, prefix });
     hubs.set(`${def.group}/${def.resource}`, store);
     if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
-    cache.register(prefix, store.makeEntry);
+    cache.register(prefix, store.makeEntry, { group: def.group, version: def.version, kind: def.kind, resource: def.resource });
   }
   for (const def of definitions) {
     if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
@@ -136,6 +143,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(compactor);
 
   const metrics = createApiMetrics();
+  registerWatchCacheMetrics(metrics.registry, cache);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
@@ -161,73 +169,83 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
-  const handle = compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics), withTimeout(options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds)], router);
-  const refuseTarget = (ctx: RequestContext, problem: string): Promise<void> =>
-    compose<RequestContext>([withPanicRecovery(log), withMetrics(metrics)], () => Promise.reject(errors.badRequest(problem)))(ctx);
-
-  const http: Server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    let target: RequestTarget;
-    let targetProblem: string | undefined;
-    try {
-      target = parseRequestTarget(req.url ?? '/');
-    } catch (e) {
-      if (!(e instanceof RequestTargetError)) throw e;
-      // Answered 400 through the same filters (metrics, recovery) as any other request.
-      targetProblem = e.message;
-      target = parseRequestTarget('/');
-    }
-    const { url } = target;
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    const ctx: RequestContext = {
-      req,
-      res,
-      url,
-      signal: abort.signal,
-      startedAt: process.hrtime.bigint(),
-      warnings: [],
-      info: parseRequestInfo(req.method ?? 'GET', target.path, url.searchParams),
-      protobufMediaType: names.protobufMediaType,
-    };
-    (targetProblem === undefined ? handle(ctx) : refuseTarget(ctx, targetProblem)).catch((e: unknown) => {
-      log.error('unhandled failure while writing a response', { error: String(e) });
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
+  const chain = buildChain({
+    log,
+    metrics,
+    resolveRequestInfo: parseRequestInfo,
+    requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
+    domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
-  http.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, options.bindAddress ?? DEFAULTS.bindAddress, () => {
-      http.off('error', reject);
-      resolve();
-    });
+  const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });
+  const listener = await listen({
+    host: bindAddress,
+    port: options.port ?? 0,
+    handler: onRequest,
+    ...(material
+      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
+      : {}),
   });
-  const address = http.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const address = listener.address;
+  const url = localUrl(listener.scheme, address.address, address.family, address.port);
+  const tls = material ? serverTls(material) : undefined;
+  const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
   return {
     url,
+    ...(tls ? { tls } : {}),
     host: address.address,
     port: address.port,
     names,
     storageBackend: kv.backend,
-    kubeconfig: () => kubeconfigFor(url),
+    kubeconfig: () => kubeconfig,
     close() {
       closing ??= (async () => {
         for (const c of controllers) c.stop();
         cache.close();
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeAllConnections();
-        });
+        await listener.close();
         await kv.close();
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * The TLS material, or undefined in plain-HTTP mode (checked here, before anything is opened: plain
+ * HTTP only on loopback).
+ */
+async function servingMaterial(options: ServerOptions, bindAddress: string, serviceIP: string, log: Logger): Promise<ServingMaterial | undefined> {
+  if (options.plainHttp) {
+    if (!isLoopback(bindAddress)) {
+      throw new Error(
+        `plain HTTP is served only on a loopback address (127.0.0.1 or ::1), not on ${bindAddress}: every caller on the network could read and change the cluster unencrypted. ` +
+          'Listen on loopback (--bind-address=127.0.0.1) or serve HTTPS (leave out --insecure-plain-http).',
+      );
+    }
+    log.warn('SERVING PLAIN HTTP WITHOUT TLS: traffic is unencrypted and client certificates are impossible; meant for tests and local tools only', { bindAddress });
+    return undefined;
+  }
+  if (!isLoopback(bindAddress)) {
+    // Until authentication exists (issue 9's next step) TLS keeps traffic private but lets every caller in.
+    log.warn('listening beyond loopback, and callers are not authenticated yet: whoever reaches this address has full access', { bindAddress });
+  }
+  const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
+  return loadServingMaterial({
+    ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+    ...(options.tlsCertFile !== undefined ? { tlsCertFile: options.tlsCertFile } : {}),
+    ...(options.tlsPrivateKeyFile !== undefined ? { tlsPrivateKeyFile: options.tlsPrivateKeyFile } : {}),
+    ...(options.clientCaFile !== undefined ? { clientCaFile: options.clientCaFile } : {}),
+    altNames: servingAltNames({ hostName: hostname(), serviceIP, addresses: [advertised, bindAddress] }),
+    log,
+  });
+}
+
+function serverTls(material: ServingMaterial): ServerTls {
+  const { servingCaPem: caPem, admin } = material;
+  return {
+    ...(caPem ? { caPem } : {}),
+    ...(admin ? { adminCertPem: admin.certPem, adminKeyPem: admin.keyPem } : {}),
+    clientOptions: { ...(caPem ? { ca: caPem } : {}), ...(admin ? { cert: admin.certPem, key: admin.keyPem } : {}) },
   };
 }
 

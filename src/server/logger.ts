@@ -1,15 +1,5 @@
-/**
- * A small structured logger writing one JSON line per record to stderr. Callers pass fields, never
- * request bodies or headers, so secrets do not reach the log.
- */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-
-export interface Logger {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
+/** A small structured logger writing one JSON line per record to stderr. */
+import type { Logger, LogLevel } from '../machinery/logger.js';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 

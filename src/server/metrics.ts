@@ -1,20 +1,15 @@
 /** The server's Prometheus metrics, in a registry of its own (many servers may share a process). */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ApiMetrics } from '../machinery/metrics.js';
 
-export interface ApiMetrics {
+/** The metrics the request path records, and the registry `/metrics` exposes them from. */
+export interface ServerMetrics extends ApiMetrics {
   readonly registry: Registry;
-  readonly requests: Counter<string>;
-  readonly latency: Histogram<string>;
-  readonly inflight: Gauge<string>;
-  readonly longRunning: Gauge<string>;
-  readonly watchEvents: Counter<string>;
-  /** 1 for each deprecated group/version/resource that was requested since start. */
-  readonly deprecatedApis: Gauge<string>;
 }
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
 
-export function createApiMetrics(): ApiMetrics {
+export function createApiMetrics(): ServerMetrics {
   const registry = new Registry();
   return {
     registry,

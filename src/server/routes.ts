@@ -7,12 +7,13 @@ import { negotiateAggregated, respondAggregated } from '../endpoints/discovery-a
 import { runHealthChecks, type HealthCheck } from '../endpoints/health.js';
 import { notFoundResource } from '../endpoints/installer.js';
 import type { createOpenApiHandler } from '../endpoints/openapi/index.js';
-import type { RequestContext } from '../endpoints/request-context.js';
+import type { RequestContext } from '../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../endpoints/request-info.js';
 import { respondValue } from '../endpoints/respond.js';
 import { writeBody, writeText } from '../http/respond.js';
 import { errors } from '../machinery/errors.js';
-import type { ApiMetrics } from './metrics.js';
+import type { ServerMetrics } from './metrics.js';
+import { requestHost } from '../http/headers.js';
 
 export interface RouteDeps {
   discovery: DiscoveryDocuments;
@@ -20,7 +21,7 @@ export interface RouteDeps {
   apiDiscoveryGroup: string;
   version: Record<string, string>;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
-  metrics: ApiMetrics;
+  metrics: ServerMetrics;
   openapi: ReturnType<typeof createOpenApiHandler>;
   routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void>;
 }
@@ -43,7 +44,6 @@ export function createRouter(deps: RouteDeps) {
     const checks = kind === 'livez' ? deps.health.livez : deps.health.readyz;
     const result = await runHealthChecks(kind, checks, ctx.url, only);
     if (!result) throw notFoundResource();
-    ctx.statusCode = result.code;
     writeText(ctx, result.code, result.body);
   };
 
@@ -60,7 +60,6 @@ export function createRouter(deps: RouteDeps) {
     if (path === '/version') return respondValue(ctx, 200, deps.version);
     if (path === '/metrics') {
       const body = await deps.metrics.registry.metrics();
-      ctx.statusCode = 200;
       return writeBody(ctx, 200, deps.metrics.registry.contentType, body);
     }
     if (segs[0] === 'openapi') return deps.openapi(ctx, segs.slice(1));
@@ -73,7 +72,7 @@ export function createRouter(deps: RouteDeps) {
       if (choice) return respondAggregated(ctx, deps.apiDiscoveryGroup, discovery.aggregated(path === '/api' ? 'api' : 'apis'), choice);
     }
     if (path === '/api') {
-      const host = ctx.req.headers.host ?? '';
+      const host = requestHost(ctx.req);
       return respondValue(ctx, 200, discovery.apiVersions(host));
     }
     if (path === '/apis') return respondValue(ctx, 200, discovery.apiGroupList());

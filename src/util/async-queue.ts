@@ -1,7 +1,18 @@
 /**
- * An unbounded single-consumer queue exposed as an AsyncIterable. Producers push synchronously;
- * `fail` ends the iteration with an error, `end` ends it cleanly. Used by watches at every layer.
+ * A single-consumer queue exposed as an AsyncIterable. Producers push synchronously; `end` ends the
+ * iteration cleanly after what is queued, `fail` ends it with an error after what is queued, and
+ * `abort` ends it with an error at once, dropping what is queued. Used by watches at every layer.
+ *
+ * The queue itself does not bound what it holds: a producer that must stay bounded watches `size`
+ * (or counts what it pushes and what `onTake` reports taken) and aborts the queue past its limit.
  */
+export interface AsyncQueueHooks<T> {
+  /** The queue was closed (ended, failed, aborted or returned by its consumer); called once. */
+  onClose?: () => void;
+  /** The consumer took `item` off the queue (not called for items handed straight to a waiting consumer). */
+  onTake?: (item: T) => void;
+}
+
 export class AsyncQueue<T> implements AsyncIterable<T> {
   private items: T[] = [];
   private head = 0;
@@ -9,10 +20,11 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   private failWaiter: ((e: unknown) => void) | undefined;
   private done = false;
   private error: unknown;
-  private readonly onClose: (() => void) | undefined;
+  private readonly hooks: AsyncQueueHooks<T>;
+  private closedWaiters: (() => void)[] | undefined;
 
-  constructor(onClose?: () => void) {
-    this.onClose = onClose;
+  constructor(hooks?: AsyncQueueHooks<T> | (() => void)) {
+    this.hooks = typeof hooks === 'function' ? { onClose: hooks } : (hooks ?? {});
   }
 
   get size(): number {
@@ -21,6 +33,15 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
 
   get closed(): boolean {
     return this.done;
+  }
+
+  /**
+   * Resolves when the producer side closes the queue, possibly before the consumer has taken what
+   * is left: lets a consumer blocked elsewhere (on a slow socket) learn that it was dropped.
+   */
+  whenClosed(): Promise<void> {
+    if (this.done) return Promise.resolve();
+    return new Promise((resolve) => (this.closedWaiters ??= []).push(resolve));
   }
 
   push(item: T): void {
@@ -48,6 +69,14 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     this.settle();
   }
 
+  /** Fails the queue now: what is queued is dropped (freed), and the consumer's next read throws `error`. */
+  abort(error: unknown): void {
+    if (this.done) return;
+    this.items = [];
+    this.head = 0;
+    this.fail(error);
+  }
+
   private settle(): void {
     const w = this.waiter;
     const f = this.failWaiter;
@@ -57,7 +86,10 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
       if (this.error !== undefined && f) f(this.error);
       else if (w) w({ value: undefined, done: true });
     }
-    this.onClose?.();
+    const closed = this.closedWaiters;
+    this.closedWaiters = undefined;
+    if (closed) for (const resolve of closed) resolve();
+    this.hooks.onClose?.();
   }
 
   private take(): T {
@@ -68,6 +100,7 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
+    this.hooks.onTake?.(item);
     return item;
   }
 

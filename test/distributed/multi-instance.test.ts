@@ -5,7 +5,7 @@
  * advances etcd's revision without events under our prefix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/server/logger.js';
+import type { Logger } from '../../src/machinery/logger.js';
 import { etcdSkipReason, startEtcd, uniquePrefix, type TestEtcd } from '../helpers/etcd.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -4,7 +4,7 @@
  * length, then a WatchEvent whose object is an enveloped object.
  */
 import { request as httpRequest } from 'node:http';
-import { FrameReader } from '../../src/machinery/codec/protobuf/index.js';
+import { FrameReader } from '../../src/schema/protobuf/index.js';
 
 export interface BinaryReply {
   status: number;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinResources } from '../../src/apis/index.js';
 import { createApiNames } from '../../src/machinery/api-names.js';
-import { decodeProtobufObject, encodeProtobufObject, protobufGaps } from '../../src/machinery/codec/protobuf/index.js';
+import { decodeProtobufObject, encodeProtobufObject, protobufGaps } from '../../src/schema/protobuf/index.js';
 import { apiVersionOf } from '../../src/machinery/gvk.js';
 import { listSchemaFor } from '../../src/endpoints/list-schema.js';
 import type { ResourceDefinition } from '../../src/registry/define-resource.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigMapSchema } from '../../src/apis/core/v1/configmap.js';
-import { decodeProtobufObject, encodeProtobufObject } from '../../src/machinery/codec/protobuf/index.js';
+import { decodeProtobufObject, encodeProtobufObject } from '../../src/schema/protobuf/index.js';
 import { defineResource } from '../../src/registry/define-resource.js';
 import { nameValidators } from '../../src/machinery/name-validation.js';
 import { decodeObject, objectHeader, t, type KubeObject, type StructSchema } from '../../src/schema/index.js';
@@ -161,7 +161,10 @@ describe('protobuf over HTTP (orch.io)', () => {
     expect(k8s.status).toBe(406);
     const body = await call(s.url, 'POST', CMS, { body: configMapBody({ metadata: { name: 'x' } }), contentType: 'application/vnd.kubernetes.protobuf' });
     expect(body.status).toBe(415);
-    expect(body.json.message).toBe(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PB}`);
+    // Kubernetes' own protobuf name is explained (test/server/domain-hints.test.ts has the details).
+    expect(body.json.message).toMatch(new RegExp(`^the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PB.replace(/[./+]/g, '\\$&')}; application/vnd.kubernetes.protobuf is Kubernetes' name`));
+    const xml = await call(s.url, 'POST', CMS, { body: '<x/>', contentType: 'application/xml' });
+    expect(xml.json.message).toBe(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PB}`);
   });
 
   it.each([

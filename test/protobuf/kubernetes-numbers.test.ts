@@ -28,7 +28,7 @@ import {
   encodeMessage,
   encodeProtobufObject,
   encodeWatchEvent,
-} from '../../src/machinery/codec/protobuf/index.js';
+} from '../../src/schema/protobuf/index.js';
 import { decodeObject, DeleteOptions, LabelSelector, ListMeta, ObjectMeta, Status, t, type StructSchema } from '../../src/schema/index.js';
 import { decodeKube, decodeKubeEnvelope, encodeKube, encodeKubeEnvelope, typeOf } from './kube-proto.js';
 import { sampleOf } from './samples.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ProtobufReader } from '../../src/machinery/codec/protobuf-reader.js';
-import { decodeEnvelope } from '../../src/machinery/codec/protobuf/index.js';
+import { decodeEnvelope } from '../../src/schema/protobuf/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const accept = (group: string, version: string, type = 'application/json') => `${type};g=${group};v=${version};as=APIGroupDiscoveryList`;

@@ -69,6 +69,11 @@ const EXPECTED: Record<string, Expectation> = {
     columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', '*Containers', '*Images', '*Selector'],
     cells: { Desired: 1, Current: 0, Ready: 0, Images: 'nginx:1.25', Selector: 'app=web' },
   },
+  'apps/v1/StatefulSet': { columns: ['Name', 'Ready', 'Age', '*Containers', '*Images'], cells: { Ready: '0/1', Containers: 'db', Images: 'postgres:16' } },
+  'apps/v1/DaemonSet': {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Desired: 0, Current: 0, Ready: 0, 'Up-to-date': 0, Available: 0, 'Node Selector': 'example.com/role=edge', Containers: 'agent', Selector: 'app=agent' },
+  },
   'networking/v1/IngressClass': { columns: ['Name', 'Controller', 'Parameters', 'Age'], cells: { Controller: 'example.com/ingress-controller', Parameters: '<none>' } },
   'networking/v1/Ingress': { columns: ['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age'], cells: { Class: '<none>', Hosts: '*', Address: '', Ports: '80' } },
   'rbac.authorization/v1/ClusterRoleBinding': { columns: bindingColumns, cells: { Role: 'ClusterRole/view', Users: '', Groups: 'readers' } },
@@ -86,6 +91,16 @@ const EXPECTED: Record<string, Expectation> = {
   },
   'admissionregistration/v1/MutatingWebhookConfiguration': { columns: ['Name', 'Webhooks', 'Age'], cells: { Webhooks: 1 } },
   'admissionregistration/v1/ValidatingWebhookConfiguration': { columns: ['Name', 'Webhooks', 'Age'], cells: { Webhooks: 1 } },
+  'core/v1/Endpoints': { columns: ['Name', 'Endpoints', 'Age'], cells: { Endpoints: '10.1.2.3:80' } },
+  'batch/v1/Job': {
+    columns: ['Name', 'Completions', 'Duration', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Completions: '0/1', Duration: '', Containers: 'pi', Images: 'perl:5.34' },
+  },
+  'batch/v1/CronJob': {
+    columns: ['Name', 'Schedule', 'Suspend', 'Active', 'Last Schedule', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Schedule: '*/5 * * * *', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Containers: 'hello', Images: 'busybox:1.36', Selector: '<none>' },
+  },
+  'coordination/v1/Lease': { columns: ['Name', 'Holder', 'Age'], cells: { Holder: 'node-1' } },
 };
 
 function keyOf(def: ResourceDefinition): string {

@@ -5,8 +5,8 @@
  */
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { KubeObject } from '../../schema/index.js';
-import type { Logger } from '../../server/logger.js';
-import { EncodedObject } from '../../storage/encoded-object.js';
+import type { Logger } from '../../machinery/logger.js';
+import { EncodedObject } from '../../machinery/encoded-object.js';
 
 export interface FollowHandlers {
   /** Every object the store holds at one revision (the start, and after each relist). */

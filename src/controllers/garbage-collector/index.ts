@@ -8,7 +8,7 @@ import type { InProcessClient } from '../../client/in-process-client.js';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
 import type { KubeObject } from '../../schema/index.js';
-import type { Logger } from '../../server/logger.js';
+import type { Logger } from '../../machinery/logger.js';
 import { setMaxListeners } from 'node:events';
 import { followStore } from './follow.js';
 import { nodeOf, ORPHAN_FINALIZER, OwnerGraph, waitsForDependents, type GraphNode } from './graph.js';

@@ -10,7 +10,7 @@ import { isStatusError } from '../../machinery/errors.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
 import { formatTime } from '../../registry/object-meta.js';
 import type { KubeObject } from '../../schema/index.js';
-import type { Logger } from '../../server/logger.js';
+import type { Logger } from '../../machinery/logger.js';
 
 export interface NamespaceController {
   stop(): void;

@@ -11,7 +11,7 @@ import { keepTimesWhenUnchanged } from '../../apply/unchanged-times.js';
 import { toServed } from '../conversion.js';
 import { fieldManagerOf, fieldManagerParam } from '../field-manager.js';
 import { QueryParams } from '../params.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';

@@ -1,7 +1,7 @@
 /** POST to a collection: create an object, 201 with the stored object (also under dry run). */
 import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { errors } from '../../machinery/errors.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';

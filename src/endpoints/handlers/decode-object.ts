@@ -11,7 +11,7 @@ import { errors, type StatusError } from '../../machinery/errors.js';
 import { yamlDuplicateKeysError } from '../../machinery/codec/yaml-keys.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { DecodeError, decodeObject, type KubeObject, type StructSchema } from '../../schema/index.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import { protobufFor } from '../respond.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { enforceFieldValidation, typedBodyProblems, unknownField, type FieldValidation } from './field-validation.js';

@@ -7,7 +7,7 @@ import { errors } from '../../machinery/errors.js';
 import { DecodeError, decodeObject, DeleteOptions } from '../../schema/index.js';
 import { listSchemaFor } from '../list-schema.js';
 import type { DeleteOptions as DeleteOptionsType } from '../../schema/index.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateWriteOutput, respondWriteStatus, respondWrittenList, respondWrittenObject, storedSource } from '../transform/respond-object.js';

@@ -8,7 +8,7 @@ import { YAML_ERRORS_PREFIX } from '../../machinery/codec/yaml-keys.js';
 import type { StatusError } from '../../machinery/errors.js';
 import type { Schema } from '../../schema/dsl.js';
 import { isDecodedKey } from '../../schema/known-keys.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 

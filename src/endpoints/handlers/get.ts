@@ -1,6 +1,6 @@
 /** GET of one object (or of a subresource that shows the whole object, like status), or its Table row. */
 import { toServed, toServedText } from '../conversion.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateOutputChoice, respondText } from '../respond.js';

@@ -5,7 +5,7 @@ import { jsonSerializer } from '../../machinery/codec/serializers.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { listKindOf } from '../../registry/define-resource.js';
 import type { ListResult } from '../../registry/store-reads.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isPretty, negotiateOutputChoice } from '../respond.js';
@@ -51,7 +51,6 @@ export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info
     return;
   }
   const pretty = isPretty(ctx);
-  ctx.statusCode = 200;
   if (serializer === jsonSerializer && !pretty) {
     writeBody(ctx, 200, serializer.mediaType, listJson(ep, result));
   } else {

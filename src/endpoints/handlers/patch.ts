@@ -19,7 +19,7 @@ import { applyJsonPatch, JsonPatchError, parseJsonPatch } from '../patch/json-pa
 import { jsonPatchProblems } from '../patch/json-patch-strict.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch, StrategicMergeError } from '../patch/strategic-merge.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';

@@ -1,6 +1,6 @@
 /** The request scope the store needs, from the request context. */
 import type { RequestScope } from '../../registry/generic-store.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 
 export function scopeOf(ctx: RequestContext): RequestScope {
   return {

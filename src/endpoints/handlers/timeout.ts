@@ -1,6 +1,6 @@
 /** Bounds a request by its `timeoutSeconds`, answering 504 when it runs out. */
 import { errors } from '../../machinery/errors.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 
 /**
  * The longest delay a Node timer keeps (about 24.8 days); a longer one fires at once. Kubernetes

@@ -1,6 +1,6 @@
 /** PUT of an object or a subresource: replace it (create it where the kind allows), 200 or 201. */
 import { managedFieldsStep, requestManager } from '../field-manager.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../transform/respond-object.js';

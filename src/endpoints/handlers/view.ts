@@ -14,7 +14,7 @@ import { managedFieldsStep, requestManager, viewFieldManagerOf, viewFieldMapping
 import { apiVersionOf } from '../../machinery/gvk.js';
 import type { StrategyContext, ViewSubresource } from '../../registry/define-resource.js';
 import { DecodeError, decodeObject, type KubeObject } from '../../schema/index.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { negotiateOutputChoice, respondValue } from '../respond.js';

@@ -2,28 +2,26 @@
  * A watch: a 200 response whose body streams events as they happen: newline-delimited JSON, or
  * length-prefixed protobuf WatchEvent frames (`;stream=watch`) whose objects carry the envelope.
  * Headers go out at once; the stream ends at timeoutSeconds, when the client leaves, or when the
- * watcher falls too far behind (the client then resumes from its last resourceVersion).
+ * watcher falls too far behind (the client then resumes from its last resourceVersion); how much is
+ * held for a slow client is bounded (watch-writer.ts).
  */
 import { toServed, toServedText } from '../conversion.js';
-import { once } from 'node:events';
-import { setCommonHeaders } from '../../http/respond.js';
+import { flushHeaders, setCommonHeaders } from '../../http/respond.js';
 import { timerDelayMs } from './timeout.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
-import { EncodedObject, type WatchItem } from '../../storage/encoded-object.js';
-import type { RequestContext } from '../request-context.js';
+import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isProtobuf, negotiateOutputChoice, type Conversion } from '../respond.js';
 import { conversionSupport, convertObject } from '../transform/convert.js';
 import { optionsFor, tableContext } from '../transform/respond-converted.js';
 import type { TableOptions } from '../transform/table-options.js';
-import { encodeProtobufObject, encodeWatchEvent, frame } from '../../machinery/codec/protobuf/index.js';
+import { encodeProtobufObject, encodeWatchEvent, frame } from '../../schema/protobuf/index.js';
 import { PartialObjectMetadata, Status, type KubeObject } from '../../schema/index.js';
 import { QueryParams } from '../params.js';
-
-/** Bytes a watch response may buffer before its writer waits for the client to read. */
-const HIGH_WATER_BYTES = 1 << 20;
+import { writeWatch } from './watch-writer.js';
 
 export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
@@ -76,24 +74,12 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
       bookmark,
     );
     const { res } = ctx;
-    ctx.longRunning = true;
-    ctx.statusCode = 200;
     // Kubernetes marks every stream format but JSON as a watch stream.
     setCommonHeaders(ctx, protobuf ? `${serializer.mediaType};stream=watch` : serializer.mediaType);
     res.statusCode = 200;
-    res.flushHeaders();
-    try {
-      for await (const item of events) {
-        const line = encodeEvent(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item);
-        if (!res.write(line) && res.writableLength > HIGH_WATER_BYTES) {
-          await Promise.race([once(res, 'drain'), once(res, 'close')]);
-        }
-        if (res.destroyed) break;
-      }
-    } catch {
-      // The watcher fell behind or the store went away: end the stream; clients resume from their last version.
-    }
-    res.end();
+    flushHeaders(ctx);
+    // Ends at the stream's end, when the client leaves, or when the watcher falls too far behind.
+    await writeWatch(res, events, (item) => encodeEvent(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item), signal);
   } finally {
     if (timer) clearTimeout(timer);
     stop.abort();

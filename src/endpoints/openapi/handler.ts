@@ -8,7 +8,7 @@ import { writeBody } from '../../http/respond.js';
 import { parseAccept, rangeAccepts } from '../../http/negotiate.js';
 import { errors } from '../../machinery/errors.js';
 import { notFoundResource } from '../installer.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { OpenApiDocuments, RenderedDocument } from './documents.js';
 
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -58,20 +58,17 @@ function serve(ctx: RequestContext, contentType: string, doc: RenderedDocument, 
   const all: Record<string, string> = { ETag: etag, 'Last-Modified': doc.lastModified.toUTCString(), ...headers };
   if (notModified(ctx, etag, doc.lastModified)) {
     const { res } = ctx;
-    ctx.statusCode = 304;
     res.statusCode = 304;
     res.setHeader('Cache-Control', 'no-cache, private');
     for (const [k, v] of Object.entries(all)) res.setHeader(k, v);
     res.end();
     return;
   }
-  ctx.statusCode = 200;
   writeBody(ctx, 200, contentType, doc.body, all);
 }
 
 function redirect(ctx: RequestContext, location: string): void {
   const { res } = ctx;
-  ctx.statusCode = 301;
   res.statusCode = 301;
   res.setHeader('Location', location);
   res.setHeader('Cache-Control', 'no-cache, private');

@@ -1,13 +1,12 @@
 /** Writing a converted answer (a Table, metadata only) in the negotiated format. */
 import { writeBody } from '../../http/respond.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isPretty, type OutputChoice } from '../respond.js';
 import type { TableContext } from '../../registry/table.js';
 import { tableOptionsOf, type TableOptions } from './table-options.js';
 
 export function respondConverted(ctx: RequestContext, code: number, choice: OutputChoice, value: unknown): void {
-  ctx.statusCode = code;
   writeBody(ctx, code, choice.serializer.mediaType, choice.serializer.encode(value, isPretty(ctx)));
 }
 

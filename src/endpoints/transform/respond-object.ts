@@ -10,7 +10,7 @@ import { jsonSerializer } from '../../machinery/codec/serializers.js';
 import { listKindOf } from '../../registry/define-resource.js';
 import type { TableDefinition } from '../../registry/table.js';
 import { Status as StatusSchema, type KubeObject, type StructSchema } from '../../schema/index.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../machinery/request-context.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isProtobuf, negotiateOutputChoice, protobufFor, type OutputChoice } from '../respond.js';
 import { conversionSupport, convertList, convertObject, type ListMetaValue, type SourceObject } from './convert.js';

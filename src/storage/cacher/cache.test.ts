@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KVError, type KVWatchEvent, type KVWatchOptions, type RevisionedKV } from '../kv.js';
 import { createMemoryKV } from '../memory/memory-kv.js';
-import { EncodedObject } from '../encoded-object.js';
+import { EncodedObject } from '../../machinery/encoded-object.js';
 import { WatchCache, type CacheEntry } from './cache.js';
 
 const make = (key: string, value: string, revision: number): CacheEntry => ({ key, revision, object: new EncodedObject(value), labels: undefined, fields: {} });

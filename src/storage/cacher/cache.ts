@@ -4,10 +4,10 @@
  * "any" or "not older than" versions, and consistent reads once it has caught up with the store's
  * current revision. Reads at an exact past revision and continue pages go to the store itself.
  */
-import { AsyncQueue } from '../../util/async-queue.js';
-import { KVError, isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
+import { BoundedWatchQueue, type WatchBounds } from './bounded-watch-queue.js';
+import { isKVError, type KVEvent, type KVWatchEvent, type RevisionedKV } from '../kv.js';
 import { SortedKeys } from '../sorted-keys.js';
-import { EncodedObject, type WatchItem } from '../encoded-object.js';
+import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
 
 export interface CacheEntry {
   key: string;
@@ -23,6 +23,18 @@ export type EntryMaker = (key: string, value: string, revision: number) => Cache
 
 export type EntryFilter = (e: CacheEntry) => boolean;
 
+/**
+ * A change to one resource, told synchronously as the cache applies it (listers keep their indexes
+ * by it). `reset` follows a full reload of the store (the start, and recovery after compaction):
+ * `previous` is what the cache held before.
+ */
+export type CacheChange =
+  | { type: 'put'; entry: CacheEntry; prev: CacheEntry | undefined }
+  | { type: 'delete'; entry: CacheEntry }
+  | { type: 'reset'; previous: ReadonlyMap<string, CacheEntry> };
+
+export type CacheChangeListener = (change: CacheChange) => void;
+
 interface CacheEvent {
   type: 'put' | 'delete';
   key: string;
@@ -37,18 +49,43 @@ interface CacheEvent {
 interface ResourceState {
   prefix: string;
   make: EntryMaker;
+  labels: ResourceLabels | undefined;
   entries: Map<string, CacheEntry>;
   keys: SortedKeys;
   watchers: Set<Watcher>;
+  changeListeners: Set<CacheChangeListener>;
+  /** Watchers closed because they fell too far behind, since start. */
+  terminated: number;
+}
+
+/** What a resource is called in metrics. */
+export interface ResourceLabels {
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
 }
 
 interface Watcher {
   prefix: string;
   filter: EntryFilter;
-  queue: AsyncQueue<WatchItem>;
+  /** Its initial events or replay of the window first, then live events within the bounds. */
+  events: BoundedWatchQueue;
   bookmarks: boolean;
   /** Events at or before this revision are not delivered (a watch that starts in the future). */
   minRevision: number;
+}
+
+/** Counts of the watchers of one resource, for metrics and tests. */
+export interface WatcherStats {
+  prefix: string;
+  labels: ResourceLabels | undefined;
+  watchers: number;
+  /** Live events queued for those watchers, and the length of their objects' text (shared objects count once per watcher). */
+  queuedEvents: number;
+  queuedBytes: number;
+  /** Watchers closed because they fell too far behind, since start. */
+  terminated: number;
 }
 
 export interface CacheOptions {
@@ -58,8 +95,13 @@ export interface CacheOptions {
   freshnessTimeoutMs?: number;
   /** Interval of BOOKMARK events to watchers that asked for them. */
   bookmarkIntervalMs?: number;
-  /** Events a watcher may have queued before it is closed as too slow. */
+  /**
+   * Live events a watcher may have queued (taken by neither its client nor its socket) before it is
+   * closed as too slow; its client then watches again from its last resourceVersion, or lists.
+   */
   maxQueuedPerWatcher?: number;
+  /** The same bound on the length of those events' object text. */
+  maxQueuedBytesPerWatcher?: number;
 }
 
 export class TooLargeResourceVersionError extends Error {
@@ -101,14 +143,15 @@ export class WatchCache {
       windowSize: opts.windowSize ?? 50_000,
       freshnessTimeoutMs: opts.freshnessTimeoutMs ?? 3_000,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
-      maxQueuedPerWatcher: opts.maxQueuedPerWatcher ?? 20_000,
+      maxQueuedPerWatcher: opts.maxQueuedPerWatcher ?? 10_000,
+      maxQueuedBytesPerWatcher: opts.maxQueuedBytesPerWatcher ?? 64 * 1024 * 1024,
     };
     this.window = new Array(this.opts.windowSize);
   }
 
   /** Registers a resource's key prefix; must happen before start(). */
-  register(prefix: string, make: EntryMaker): void {
-    this.resources.push({ prefix, make, entries: new Map(), keys: new SortedKeys(), watchers: new Set() });
+  register(prefix: string, make: EntryMaker, labels?: ResourceLabels): void {
+    this.resources.push({ prefix, make, labels, entries: new Map(), keys: new SortedKeys(), watchers: new Set(), terminated: 0, changeListeners: new Set() });
     // Longest prefix first, so that nested prefixes resolve to the most specific resource.
     this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
   }
@@ -132,7 +175,9 @@ export class WatchCache {
   /** Replaces the state with a fresh list of the store and follows the store from its revision. */
   private async resync(rootPrefix: string): Promise<void> {
     const snapshot = await this.kv.list(rootPrefix);
+    const previous = new Map<ResourceState, Map<string, CacheEntry>>();
     for (const res of this.resources) {
+      if (res.changeListeners.size) previous.set(res, new Map(res.entries));
       res.entries.clear();
       res.keys.retain(() => false);
     }
@@ -148,6 +193,7 @@ export class WatchCache {
     this.windowCount = 0;
     this.revision = snapshot.revision;
     this.windowStart = snapshot.revision;
+    for (const [res, entries] of previous) this.tell(res, { type: 'reset', previous: entries });
     const events = this.kv.watch(rootPrefix, snapshot.revision, this.abort.signal, { progress: true });
     void this.follow(rootPrefix, events);
     this.wakeWaiters();
@@ -163,7 +209,7 @@ export class WatchCache {
     } catch (e) {
       lost = e;
     }
-    for (const res of this.resources) for (const w of res.watchers) w.queue.end();
+    for (const res of this.resources) for (const w of res.watchers) w.events.queue.end();
     if (isKVError(lost, 'compacted')) void this.recover(rootPrefix);
     else if (lost !== undefined && !isKVError(lost, 'closed')) this.failure = lost;
   }
@@ -207,6 +253,7 @@ export class WatchCache {
         event = { type: 'delete', key: ev.key, revision: ev.modRevision, resource: res, entry, prev: prev ?? entry, memo: new Map() };
       }
       this.remember(event);
+      if (res.changeListeners.size) this.tell(res, event.type === 'put' ? { type: 'put', entry: event.entry, prev } : { type: 'delete', entry: event.entry });
       for (const w of res.watchers) this.deliver(w, event);
     }
     if (ev.modRevision > this.revision) this.revision = ev.modRevision;
@@ -283,6 +330,20 @@ export class WatchCache {
     return res;
   }
 
+  /**
+   * Calls `listener` synchronously with every change to the resource at `resourcePrefix`, from now
+   * on; returns the function that stops it. Listeners must be quick and must not throw.
+   */
+  onChange(resourcePrefix: string, listener: CacheChangeListener): () => void {
+    const res = this.state(resourcePrefix);
+    res.changeListeners.add(listener);
+    return () => res.changeListeners.delete(listener);
+  }
+
+  private tell(res: ResourceState, change: CacheChange): void {
+    for (const listener of res.changeListeners) listener(change);
+  }
+
   get(resourcePrefix: string, key: string): { entry: CacheEntry | undefined; revision: number } {
     return { entry: this.state(resourcePrefix).entries.get(key), revision: this.revision };
   }
@@ -324,34 +385,67 @@ export class WatchCache {
       filter: opts.filter,
       bookmarks: opts.bookmarks,
       minRevision: opts.initial ? 0 : (opts.fromRevision ?? 0),
-      queue: new AsyncQueue<WatchItem>(() => {
+      events: new BoundedWatchQueue(this.watcherBounds, () => {
         res.watchers.delete(watcher);
         opts.signal.removeEventListener('abort', onAbort);
       }),
     };
-    const onAbort = (): void => watcher.queue.end();
+    const queue = watcher.events.queue;
+    const onAbort = (): void => queue.end();
     if (opts.signal.aborted) {
-      watcher.queue.end();
-      return watcher.queue;
+      queue.end();
+      return queue;
     }
     opts.signal.addEventListener('abort', onAbort, { once: true });
     if (opts.initial) {
       for (const entry of this.list(resourcePrefix, prefix, opts.filter).entries) {
-        watcher.queue.push({ type: 'ADDED', object: entry.object, revision: entry.revision });
+        watcher.events.pushStart({ type: 'ADDED', object: entry.object, revision: entry.revision });
       }
-      if (opts.initialEventsEndBookmark) watcher.queue.push(opts.initialEventsEndBookmark(this.revision));
+      if (opts.initialEventsEndBookmark) watcher.events.pushStart(opts.initialEventsEndBookmark(this.revision));
     } else if (opts.fromRevision !== undefined) {
       for (let i = 0; i < this.windowCount; i++) {
         const ev = this.window[(this.windowHead + i) % this.opts.windowSize] as CacheEvent;
-        if (ev.revision > opts.fromRevision && ev.resource === res) this.deliver(watcher, ev);
+        if (ev.revision <= opts.fromRevision || ev.resource !== res) continue;
+        const item = this.itemFor(watcher, ev);
+        if (item) watcher.events.pushStart(item);
       }
     }
     res.watchers.add(watcher);
-    return watcher.queue;
+    return queue;
   }
 
+  /** How far a watcher may fall behind before it is closed; watches read from the store use the same. */
+  get watcherBounds(): WatchBounds {
+    return { maxEvents: this.opts.maxQueuedPerWatcher, maxBytes: this.opts.maxQueuedBytesPerWatcher };
+  }
+
+  /** Queues a live event for a watcher; one that fell too far behind is closed instead (bounded-watch-queue.ts). */
   private deliver(w: Watcher, ev: CacheEvent): void {
-    if (ev.revision <= w.minRevision || !ev.key.startsWith(w.prefix)) return;
+    const item = this.itemFor(w, ev);
+    if (item) this.enqueue(w, ev.resource, item);
+  }
+
+  private enqueue(w: Watcher, res: ResourceState, item: WatchItem): void {
+    // Closing the queue unregisters the watcher.
+    if (!w.events.push(item)) res.terminated++;
+  }
+
+  /** Watchers and what is queued for them, per resource. */
+  watcherStats(): WatcherStats[] {
+    return this.resources.map((res) => {
+      let queuedEvents = 0;
+      let queuedBytes = 0;
+      for (const w of res.watchers) {
+        queuedEvents += w.events.backlog;
+        queuedBytes += w.events.backlogBytes;
+      }
+      return { prefix: res.prefix, labels: res.labels, watchers: res.watchers.size, queuedEvents, queuedBytes, terminated: res.terminated };
+    });
+  }
+
+  /** The event as this watcher sees it (by its prefix, selectors and start), or nothing. */
+  private itemFor(w: Watcher, ev: CacheEvent): WatchItem | undefined {
+    if (ev.revision <= w.minRevision || !ev.key.startsWith(w.prefix)) return undefined;
     const now = ev.type === 'put' && w.filter(ev.entry);
     const before = ev.prev !== undefined && w.filter(ev.prev);
     let item: WatchItem | undefined;
@@ -365,19 +459,14 @@ export class WatchCache {
       // The object left the selection: a DELETED event with its last matching state at this revision.
       item = { type: 'DELETED', object: withRevision(ev.prev.object, ev.revision), revision: ev.revision };
     }
-    if (!item) return;
-    if (w.queue.size >= this.opts.maxQueuedPerWatcher) {
-      w.queue.fail(new KVError('unavailable', 'the watcher fell too far behind and was closed; watch again from the last resourceVersion'));
-      return;
-    }
-    w.queue.push(item);
+    return item;
   }
 
   private sendBookmarks(): void {
     for (const res of this.resources) {
-      for (const w of res.watchers) {
+      for (const w of [...res.watchers]) {
         // A watch that starts at a future version must not be told of an older one.
-        if (w.bookmarks && w.queue.size === 0 && this.revision >= w.minRevision) w.queue.push(bookmarkItem(this.revision));
+        if (w.bookmarks && w.events.queue.size === 0 && this.revision >= w.minRevision) this.enqueue(w, res, bookmarkItem(this.revision));
       }
     }
   }
@@ -400,7 +489,7 @@ export class WatchCache {
   close(): void {
     this.abort.abort();
     if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
-    for (const res of this.resources) for (const w of res.watchers) w.queue.end();
+    for (const res of this.resources) for (const w of res.watchers) w.events.queue.end();
   }
 }
 

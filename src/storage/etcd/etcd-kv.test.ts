@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdSkipReason, startEtcd, uniquePrefix, type TestEtcd } from '../../../test/helpers/etcd.js';
 import { isKVError, type KVWatchEvent } from '../kv.js';
+import type { AsyncQueue } from '../../util/async-queue.js';
 import { describeKVContract } from '../testing/kv.case.js';
 import { createEtcdKV, orderedProgressRequests, type EtcdKVOptions, type EtcdStore } from './etcd-kv.js';
 
@@ -193,5 +194,49 @@ describe('etcd progress requests are trusted from the versions that order them',
     ['3.3.27', false],
   ])('%s → %s', (version, ordered) => {
     expect(orderedProgressRequests(version)).toBe(ordered);
+  });
+});
+
+describe.skipIf(skip)('etcd backend: attempts that time out', () => {
+  // A 1 ms first attempt times out on the client while etcd may still commit it: the retries must
+  // neither apply a write twice nor report the store's own earlier write as a conflict.
+  it('creates and updates exactly once, answered as done, when earlier attempts had an unknown outcome', async () => {
+    const prefix = uniquePrefix('uncertain');
+    const kv = await open({ prefix, attemptTimeoutMs: 1 });
+    const plain = await open({ prefix });
+    const start = await plain.currentRevision();
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => kv.create(`/k/${i}`, `v${i}`)));
+    const updated = await Promise.all(created.map((c, i) => kv.update(c.key, `w${i}`, c.modRevision)));
+    for (const [i, u] of updated.entries()) {
+      const { entry } = await plain.get(`/k/${i}`);
+      expect(entry).toEqual({ key: `/k/${i}`, value: `w${i}`, createRevision: created[i]!.modRevision, modRevision: u.modRevision });
+    }
+    // One create and one update per key, nothing else: this etcd has no other writer meanwhile.
+    expect((await plain.currentRevision()) - start).toBe(40);
+    // A second create of a live key is still refused.
+    await expect(kv.create('/k/0', 'again')).rejects.toSatisfy((e) => isKVError(e, 'exists'));
+    await Promise.all([kv.close(), plain.close()]);
+  });
+});
+
+describe.skipIf(skip)('etcd backend: a watch whose consumer does not read', () => {
+  it('stops taking events from etcd past a bound and delivers every one, in order, once read again', async () => {
+    const kv = await open();
+    const start = await kv.currentRevision();
+    const abort = new AbortController();
+    const events = kv.watch('/slow/', start, abort.signal);
+    const N = 3000;
+    for (let i = 0; i < N; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => kv.create(`/slow/${String(i + j).padStart(5, '0')}`, 'v')));
+    // Let etcd send what it will; the stream is paused once about a thousand events wait unread.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((events as AsyncQueue<KVWatchEvent>).size).toBeLessThan(N);
+    const revisions: number[] = [];
+    for await (const ev of events) {
+      if (ev.type === 'progress') continue;
+      revisions.push(ev.modRevision);
+      if (revisions.length === N) break;
+    }
+    for (let i = 1; i < N; i++) expect(revisions[i]).toBeGreaterThan(revisions[i - 1]!);
+    await kv.close();
   });
 });

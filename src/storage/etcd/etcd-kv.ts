@@ -16,7 +16,8 @@
  *   lower bound). After a restart it knows nothing until then; reads and watches of compacted
  *   history still fail with 'compacted', since etcd itself refuses them.
  */
-import { ClientClosedError, CompareResult, CompareTarget, Etcd3, type ICompare, type IKeyValue, type IRequestOp } from 'etcd3';
+import { ClientClosedError, CompareResult, CompareTarget, type Etcd3, type ICompare, type IKeyValue, type IRequestOp } from 'etcd3';
+import { createEtcdClient, DEFAULT_CALL_TIMEOUTS, wasNotApplied, withRetries, type Attempt, type EtcdCallTimeouts } from './etcd-client.js';
 import { KVError, type KVEntry, type KVListOptions, type KVListResult, type KVWatchEvent, type KVWatchOptions, type RevisionedKV } from '../kv.js';
 import { EtcdWatch, entryOf, type ProgressMode } from './etcd-watch.js';
 import { Keyspace, keyAfter } from './keyspace.js';
@@ -32,8 +33,10 @@ export interface EtcdKVOptions {
    * writes on older ones.
    */
   progress?: ProgressMode | 'auto';
-  /** Deadline of each unary call (default 30 s); watches have none. */
+  /** Budget of each unary call, retries included (default 30 s); watches have none. */
   callTimeoutMs?: number;
+  /** Deadline of the first attempt of a unary call, doubled on each retry (default 2 s); see etcd-client.ts. */
+  attemptTimeoutMs?: number;
   /** Entries per etcd range when a list has no limit (default 5000). */
   pageSize?: number;
   /**
@@ -55,22 +58,25 @@ export const DEFAULT_ETCD_PREFIX = '/orch';
 /** Connects, learns the server version, and returns the store. Throws when etcd cannot be reached. */
 export async function createEtcdKV(opts: EtcdKVOptions): Promise<EtcdStore> {
   if (opts.endpoints.length === 0) throw new Error('the etcd storage backend needs at least one server (--etcd-servers)');
-  const callTimeoutMs = opts.callTimeoutMs ?? 30_000;
-  const client = new Etcd3({
-    hosts: opts.endpoints,
-    // Objects are up to a few MiB and a watch response may carry several with their previous values.
-    grpcOptions: { 'grpc.max_receive_message_length': -1, 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 },
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
-  });
+  const timeouts: EtcdCallTimeouts = {
+    callTimeoutMs: opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUTS.callTimeoutMs,
+    attemptTimeoutMs: opts.attemptTimeoutMs ?? DEFAULT_CALL_TIMEOUTS.attemptTimeoutMs,
+  };
+  const client = createEtcdClient(opts.endpoints, timeouts);
   let version: string;
   try {
-    version = (await client.maintenance.status()).version;
+    // Any member will do; one that is down is skipped.
+    version = (await withRetries({ ...timeouts, callTimeoutMs: Math.min(timeouts.callTimeoutMs, 10_000) }, () => client.maintenance.status())).version;
   } catch (e) {
     client.close();
     throw new Error(`cannot reach etcd at ${opts.endpoints.join(',')}: ${(e as Error).message}`);
   }
   const mode = opts.progress && opts.progress !== 'auto' ? opts.progress : orderedProgressRequests(version) ? 'request' : 'write';
-  return new EtcdKV(client, new Keyspace(opts.prefix ?? DEFAULT_ETCD_PREFIX), mode, version, { pageSize: opts.pageSize ?? 5_000, maxRequestBytes: opts.maxRequestBytes ?? 1.5 * 1024 * 1024 });
+  return new EtcdKV(client, new Keyspace(opts.prefix ?? DEFAULT_ETCD_PREFIX), mode, version, {
+    pageSize: opts.pageSize ?? 5_000,
+    maxRequestBytes: opts.maxRequestBytes ?? 1.5 * 1024 * 1024,
+    timeouts,
+  });
 }
 
 /** Whether this etcd version answers progress requests only after the events before them. */
@@ -99,18 +105,22 @@ class EtcdKV implements EtcdStore {
     private readonly keys: Keyspace,
     readonly progressMode: ProgressMode,
     readonly serverVersion: string,
-    private readonly limits: { pageSize: number; maxRequestBytes: number },
+    private readonly limits: { pageSize: number; maxRequestBytes: number; timeouts: EtcdCallTimeouts },
   ) {}
 
   private check(): void {
     if (this.closed) throw new KVError('closed', 'the store is closed');
   }
 
-  /** Runs an etcd call, turning its failures into KVErrors. */
-  private async call<T>(f: () => Promise<T>, readRevision?: number): Promise<T> {
+  /**
+   * Runs an etcd call, retried on another member after transient failures (etcd-client.ts), turning
+   * its failures into KVErrors. Only reads and compare-and-swap writes come here; `retryable` narrows
+   * the retries of a write that a second attempt could apply twice.
+   */
+  private async call<T>(f: (a: Attempt) => Promise<T>, readRevision?: number, retryable?: (e: unknown) => boolean): Promise<T> {
     this.check();
     try {
-      return await f();
+      return await withRetries(this.limits.timeouts, f, retryable);
     } catch (e) {
       throw this.kvError(e, readRevision);
     }
@@ -137,7 +147,7 @@ class EtcdKV implements EtcdStore {
 
   async get(key: string, revision?: number): Promise<{ entry: KVEntry | undefined; revision: number }> {
     const at = revision && revision > 0 ? revision : undefined;
-    const res = await this.call(() => this.client.kv.range({ key: this.keys.key(key), ...(at ? { revision: at } : {}) }), at);
+    const res = await this.call((a) => this.client.kv.range({ key: this.keys.key(key), ...(at ? { revision: at } : {}) }, a.options), at);
     const kv = res.kvs[0];
     return { entry: kv ? entryOf(this.keys, kv) : undefined, revision: at ?? Number(res.header.revision) };
   }
@@ -152,7 +162,7 @@ class EtcdKV implements EtcdStore {
     for (;;) {
       const pageLimit = limit ? Math.min(limit - entries.length, this.limits.pageSize) : this.limits.pageSize;
       const at = revision;
-      const res = await this.call(() => this.client.kv.range({ key: from, range_end: range.end, limit: pageLimit, ...(at ? { revision: at } : {}) }), at || undefined);
+      const res = await this.call((a) => this.client.kv.range({ key: from, range_end: range.end, limit: pageLimit, ...(at ? { revision: at } : {}) }, a.options), at || undefined);
       // Every page is read at the revision of the first.
       if (!revision) revision = Number(res.header.revision);
       for (const kv of res.kvs) entries.push(entryOf(this.keys, kv));
@@ -164,8 +174,23 @@ class EtcdKV implements EtcdStore {
     }
   }
 
-  private async txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]) {
-    return this.call(() => this.client.kv.txn({ compare, success, failure }));
+  /**
+   * A conditional write. When an earlier attempt may have committed (`uncertain`) and this one fails
+   * its compare, `ownWrite` tells from the failure branch's read whether the key holds what the
+   * earlier attempt wrote; the write then counts as done at that entry's revision.
+   */
+  private async txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[], ownWrite?: (current: IKeyValue | undefined) => boolean) {
+    return this.call(
+      async (a) => {
+        const res = await this.client.kv.txn({ compare, success, failure }, a.options);
+        const current = res.responses[0]?.response_range?.kvs[0];
+        if (!res.succeeded && a.uncertain && ownWrite?.(current)) return { ...res, ownEarlier: current };
+        return { ...res, ownEarlier: undefined };
+      },
+      undefined,
+      // Without a way to recognise its own earlier write, only a write that was surely not applied is sent again.
+      ownWrite ? undefined : wasNotApplied,
+    );
   }
 
   /** The value as bytes, refused when the write would exceed etcd's request limit. */
@@ -180,7 +205,8 @@ class EtcdKV implements EtcdStore {
   async create(key: string, value: string): Promise<KVEntry> {
     const k = this.keys.key(key);
     const v = this.bytes(k, value);
-    const res = await this.txn([cmp.absent(k)], [{ request_put: { key: k, value: v } }], []);
+    const res = await this.txn([cmp.absent(k)], [{ request_put: { key: k, value: v } }], [{ request_range: { key: k } }], (current) => !!current && current.value.equals(v));
+    if (res.ownEarlier) return entryOf(this.keys, res.ownEarlier);
     if (!res.succeeded) throw new KVError('exists', `key ${key} already exists`);
     const revision = Number(res.header.revision);
     return { key, value, createRevision: revision, modRevision: revision };
@@ -200,7 +226,9 @@ class EtcdKV implements EtcdStore {
       [cmp.exists(k), cmp.modRevision(k, expectedModRevision)],
       [{ request_put: { key: k, value: v, prev_kv: true } }],
       [{ request_range: { key: k } }],
+      (current) => !!current && Number(current.mod_revision) > expectedModRevision && current.value.equals(v),
     );
+    if (res.ownEarlier) return entryOf(this.keys, res.ownEarlier);
     if (!res.succeeded) throw this.precondition(key, res.responses[0]?.response_range.kvs[0], expectedModRevision);
     const prev = res.responses[0]?.response_put.prev_kv;
     const revision = Number(res.header.revision);
@@ -248,7 +276,7 @@ class EtcdKV implements EtcdStore {
   }
 
   private async writeMarker(prefix: string): Promise<number> {
-    const res = await this.call(() => this.client.kv.put({ key: this.keys.key(this.keys.prefixKey(prefix)), value: Buffer.alloc(0) }));
+    const res = await this.call((a) => this.client.kv.put({ key: this.keys.key(this.keys.prefixKey(prefix)), value: Buffer.alloc(0) }, a.options));
     return Number(res.header.revision);
   }
 
@@ -258,7 +286,7 @@ class EtcdKV implements EtcdStore {
 
   async currentRevision(): Promise<number> {
     // A linearizable read of one key: the header is the answer.
-    const res = await this.call(() => this.client.kv.range({ key: this.keys.key(this.keys.prefixKey('')), keys_only: true }));
+    const res = await this.call((a) => this.client.kv.range({ key: this.keys.key(this.keys.prefixKey('')), keys_only: true }, a.options));
     return Number(res.header.revision);
   }
 
@@ -269,7 +297,7 @@ class EtcdKV implements EtcdStore {
   async compact(revision: number): Promise<void> {
     if (revision <= this.compacted) return;
     try {
-      await this.call(() => this.client.kv.compact({ revision }));
+      await this.call((a) => this.client.kv.compact({ revision }, a.options));
       this.noteCompacted(revision);
     } catch (e) {
       if (!(e instanceof KVError)) throw e;

@@ -16,6 +16,11 @@
  *   version. It costs a write, so it waits a moment for events already in flight to arrive first.
  * etcd's periodic progress notifications for this watcher (progress_notify) are ordered on every
  * version and are used too.
+ *
+ * Backpressure: when the consumer leaves PAUSE_AT responses' events unread, the gRPC stream is paused
+ * (HTTP/2 flow control then holds etcd back, which keeps what it cannot send in its own bounded way)
+ * and resumed once the consumer is down to RESUME_AT, so a slow consumer never makes this process
+ * buffer an unbounded part of etcd's history.
  */
 import type { IDuplexStream, IEvent, IKeyValue, IWatchRequest, IWatchResponse, WatchClient } from 'etcd3';
 import { AsyncQueue } from '../../util/async-queue.js';
@@ -42,8 +47,12 @@ const MARKER_GRACE_MS = 20;
 const REQUEST_RETRY_MS = 50;
 const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
+/** Queued events (and progress reports) at which the stream is paused, and at which it resumes. */
+const PAUSE_AT = 1024;
+const RESUME_AT = 256;
 
-type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
+/** The etcd3 typings leave out that the stream is a Node duplex stream, which can pause. */
+type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse> & { pause?(): unknown; resume?(): unknown };
 
 export function entryOf(keys: Keyspace, kv: IKeyValue): KVEntry {
   return { key: keys.rel(kv.key), value: kv.value.toString('utf8'), createRevision: Number(kv.create_revision), modRevision: Number(kv.mod_revision) };
@@ -62,6 +71,7 @@ export class EtcdWatch {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelay = RECONNECT_MIN_MS;
   private markerInFlight = false;
+  private paused = false;
 
   constructor(
     private readonly deps: EtcdWatchDeps,
@@ -72,7 +82,7 @@ export class EtcdWatch {
     private readonly reportsProgress: boolean,
   ) {
     this.last = fromRevision;
-    this.queue = new AsyncQueue<KVWatchEvent>(() => this.stop());
+    this.queue = new AsyncQueue<KVWatchEvent>({ onClose: () => this.stop(), onTake: () => this.resumeIfCaughtUp() });
     this.signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -127,11 +137,27 @@ export class EtcdWatch {
       return;
     }
     this.stream = stream;
-    stream.on('data', (r) => this.onResponse(stream, r));
+    this.paused = false;
+    stream.on('data', (r) => {
+      this.onResponse(stream, r);
+      this.pauseIfBehind();
+    });
     stream.on('error', () => this.onBroken(stream));
     stream.on('end', () => this.onBroken(stream));
     const range = this.deps.keys.prefixRange(this.prefix);
     stream.write({ create_request: { key: range.start, range_end: range.end, start_revision: this.last + 1, prev_kv: true, progress_notify: this.reportsProgress } });
+  }
+
+  private pauseIfBehind(): void {
+    if (this.paused || this.queue.size < PAUSE_AT || !this.stream?.pause) return;
+    this.paused = true;
+    this.stream.pause();
+  }
+
+  private resumeIfCaughtUp(): void {
+    if (!this.paused || this.queue.size > RESUME_AT) return;
+    this.paused = false;
+    this.stream?.resume?.();
   }
 
   private onBroken(stream: WatchStream): void {

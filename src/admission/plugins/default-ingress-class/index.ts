@@ -6,16 +6,12 @@
  * since 1.25; with none marked, nothing changes.
  */
 import type { ApiNames } from '../../../machinery/api-names.js';
+import type { Lister } from '../../../machinery/lister.js';
 import type { AdmissionPlugin } from '../../types.js';
 
 /** What the plugin reads of an IngressClass. */
 export interface IngressClassInfo {
   metadata: { name?: string; creationTimestamp?: string; annotations?: Record<string, string> };
-}
-
-export interface IngressClassLister {
-  /** Every IngressClass, including ones created just before (a consistent read). */
-  list(signal: AbortSignal): Promise<IngressClassInfo[]>;
 }
 
 /** The default class among `classes`, or undefined when none is marked. Pure. */
@@ -26,7 +22,7 @@ export function pickDefaultClass(classes: readonly IngressClassInfo[], annotatio
   return defaults[0];
 }
 
-export function defaultIngressClass(names: ApiNames, lister: IngressClassLister): AdmissionPlugin {
+export function defaultIngressClass(names: ApiNames, classes: Lister<IngressClassInfo>): AdmissionPlugin {
   const group = names.group('networking');
   const defaultAnnotation = names.labelSubKey('ingressclass', 'is-default-class');
   const legacyAnnotation = names.labelKey('ingress.class');
@@ -37,7 +33,9 @@ export function defaultIngressClass(names: ApiNames, lister: IngressClassLister)
       const obj = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { ingressClassName?: string } };
       if (obj.spec?.ingressClassName !== undefined) return;
       if (obj.metadata.annotations && Object.prototype.hasOwnProperty.call(obj.metadata.annotations, legacyAnnotation)) return;
-      const chosen = pickDefaultClass(await lister.list(a.signal), defaultAnnotation);
+      // A class marked default an instant before must count: read after catching up with the store.
+      await classes.synced(a.signal);
+      const chosen = pickDefaultClass(classes.list(), defaultAnnotation);
       if (!chosen?.metadata.name) return;
       obj.spec = { ...(obj.spec ?? {}), ingressClassName: chosen.metadata.name };
     },

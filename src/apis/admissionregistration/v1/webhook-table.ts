@@ -1,5 +1,5 @@
 /** Webhook configuration columns (mutating and validating): WEBHOOKS, the number configured. */
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 export const webhookConfigurationTable = defineTable<KubeObject & { webhooks?: unknown[] }>({

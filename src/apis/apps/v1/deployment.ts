@@ -7,13 +7,13 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ApiNames } from '../../../machinery/api-names.js';
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
-import { defineResource } from '../../../registry/define-resource.js';
-import { statusSubresource } from '../../../registry/subresources.js';
+import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
 import { LabelSelector, objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { defaultPodTemplateSpec } from '../../core/v1/pod/defaults.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
 import { validateNonNegative } from '../../core/v1/types/index.js';
 import { scaleSubresource } from './scale.js';
+import { intOrPercentValue, percentValue, validateIntOrPercent } from './int-or-percent.js';
 import { keepLabelsOnStatusWrite, validateReplicaCounts, validateSelectorAndTemplate, validateSelectorUnchanged } from './workload-validation.js';
 import { deploymentTable } from './tables.js';
 
@@ -73,28 +73,6 @@ export const DeploymentSchema = t.struct('apps.v1.Deployment', {
   status: t.field(3, DeploymentStatus, { description: 'What the deployment is, as last observed. Read-only.' }),
 }, { description: 'Declarative updates for pods and replica sets.' });
 export type Deployment = ObjectOf<typeof DeploymentSchema>;
-
-type IntOrString = number | string;
-const PERCENT = /^[0-9]+%$/;
-const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
-
-function percentValue(v: IntOrString | undefined): number | undefined {
-  return typeof v === 'string' && PERCENT.test(v) ? Number.parseInt(v.slice(0, -1), 10) : undefined;
-}
-
-/** Go's IntOrString.IntValue: a string that is not a number reads as 0. */
-function intOrPercentValue(v: IntOrString | undefined): number {
-  const pct = percentValue(v);
-  if (pct !== undefined) return pct;
-  if (typeof v === 'number') return v;
-  return v !== undefined && /^[+-]?[0-9]+$/.test(v) ? Number.parseInt(v, 10) : 0;
-}
-
-function validateIntOrPercent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
-  if (v === undefined) return [];
-  if (typeof v === 'string') return PERCENT.test(v) ? [] : [fieldErr.invalid(path, v, PERCENT_MSG)];
-  return validateNonNegative(v, path);
-}
 
 function validateStrategy(spec: Deployment['spec'], path: FieldPath): FieldError[] {
   const strategy = spec.strategy;

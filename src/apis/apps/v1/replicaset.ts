@@ -5,8 +5,7 @@
  */
 import { FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
-import { defineResource } from '../../../registry/define-resource.js';
-import { statusSubresource } from '../../../registry/subresources.js';
+import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
 import { LabelSelector, objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { defaultPodTemplateSpec } from '../../core/v1/pod/defaults.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';

@@ -1,7 +1,6 @@
-/** Table columns of the apps/v1 kinds (Deployment, ReplicaSet, ControllerRevision) and of the Scale view. */
+/** Table columns of the apps/v1 kinds (Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision) and of the Scale view. */
 import { parseApiVersion } from '../../../machinery/gvk.js';
-import { containerCells, formatLabelSelector, selectorText } from '../../../registry/table-format.js';
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, containerCells, defineTable, formatLabels, formatLabelSelector, nameColumn, selectorText } from '../../../registry/define-resource.js';
 import type { KubeObject, LabelSelector } from '../../../schema/index.js';
 
 type Replicated = KubeObject & {
@@ -52,6 +51,53 @@ export const replicaSetTable = defineTable<Replicated>({
     age(rs, ctx),
     ...containerCells(rs.spec?.template?.spec?.containers),
     formatLabelSelector(rs.spec?.selector),
+  ],
+});
+
+export const statefulSetTable = defineTable<Replicated>({
+  columns: [
+    nameColumn,
+    column('Ready', 'Number of the pod with ready state'),
+    ageColumn,
+    column('Containers', 'Names of each container in the template.', { priority: 1 }),
+    column('Images', 'Images referenced by each container in the template.', { priority: 1 }),
+  ],
+  cells: (sts, ctx) => [
+    sts.metadata.name ?? '',
+    `${sts.status?.readyReplicas ?? 0}/${sts.spec?.replicas ?? 0}`,
+    age(sts, ctx),
+    ...containerCells(sts.spec?.template?.spec?.containers),
+  ],
+});
+
+type DaemonSetRow = KubeObject & {
+  spec?: { selector?: LabelSelector; template?: { spec?: { nodeSelector?: Record<string, string>; containers?: { name?: string; image?: string }[] } } };
+  status?: { desiredNumberScheduled?: number; currentNumberScheduled?: number; numberReady?: number; updatedNumberScheduled?: number; numberAvailable?: number };
+};
+
+export const daemonSetTable = defineTable<DaemonSetRow>({
+  columns: [
+    nameColumn,
+    column('Desired', 'The total number of nodes that should be running the daemon pod.', { type: 'integer' }),
+    column('Current', 'The number of nodes running at least one daemon pod and are supposed to.', { type: 'integer' }),
+    column('Ready', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.', { type: 'integer' }),
+    column('Up-to-date', 'The total number of nodes that are running updated daemon pod', { type: 'integer' }),
+    column('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.', { type: 'integer' }),
+    column('Node Selector', 'The node labels a node must have to run the pod.'),
+    ageColumn,
+    ...wideTemplateColumns,
+  ],
+  cells: (ds, ctx) => [
+    ds.metadata.name ?? '',
+    ds.status?.desiredNumberScheduled ?? 0,
+    ds.status?.currentNumberScheduled ?? 0,
+    ds.status?.numberReady ?? 0,
+    ds.status?.updatedNumberScheduled ?? 0,
+    ds.status?.numberAvailable ?? 0,
+    formatLabels(ds.spec?.template?.spec?.nodeSelector),
+    age(ds, ctx),
+    ...containerCells(ds.spec?.template?.spec?.containers),
+    formatLabelSelector(ds.spec?.selector),
   ],
 });
 

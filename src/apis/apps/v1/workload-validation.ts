@@ -88,3 +88,9 @@ export function keepLabelsOnStatusWrite(next: { metadata: { labels?: Record<stri
   if (old.metadata.labels) next.metadata.labels = structuredClone(old.metadata.labels);
   else delete next.metadata.labels;
 }
+
+/** A workload's status.collisionCount only grows (IsDecremented). */
+export function validateCollisionCountNotDecremented(next: number | undefined, prev: number | undefined, statusPath: FieldPath): FieldError[] {
+  if (prev === undefined || (next !== undefined && next >= prev)) return [];
+  return [fieldErr.invalid(statusPath.child('collisionCount'), next ?? 0, 'cannot be decremented')];
+}

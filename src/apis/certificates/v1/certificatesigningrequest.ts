@@ -6,8 +6,7 @@
  */
 import type { ApiNames } from '../../../machinery/api-names.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
-import { defineResource, type PartialSubresource, type StrategyContext } from '../../../registry/define-resource.js';
-import { statusSubresource } from '../../../registry/subresources.js';
+import { defineResource, type PartialSubresource, statusSubresource, type StrategyContext } from '../../../registry/define-resource.js';
 import { CertificateSigningRequestSchema, type CertificateSigningRequest, type CsrCondition } from './types.js';
 import { csrValidationOptions, validateCsr, validateCsrUpdate } from './validation.js';
 import { csrTable } from './csr-table.js';

@@ -1,6 +1,6 @@
 /** CertificateSigningRequest columns: AGE, SIGNERNAME, REQUESTOR, REQUESTEDDURATION, CONDITION. */
 import { humanDuration } from '../../../machinery/duration.js';
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type CsrShape = KubeObject & {

@@ -3,7 +3,7 @@
  * TYPE, REASON, OBJECT, MESSAGE; SUBOBJECT, SOURCE, FIRST SEEN, COUNT and NAME for -o wide.
  */
 import { humanAge } from '../../../machinery/duration.js';
-import { column, defineTable } from '../../../registry/table.js';
+import { column, defineTable } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type EventShape = KubeObject & {

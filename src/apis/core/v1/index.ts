@@ -1,6 +1,7 @@
 /** The core group, version v1: the kinds served under /api/v1. */
 import type { ResourceFactory } from '../../../registry/define-resource.js';
 import { configMapResource } from './configmap.js';
+import { endpointsResource } from './endpoints.js';
 import { eventResource } from './event.js';
 import { namespaceResource } from './namespace.js';
 import { nodeResource } from './node.js';
@@ -16,6 +17,7 @@ export const coreV1Resources: readonly ResourceFactory[] = [
   configMapResource,
   secretResource,
   serviceResource,
+  endpointsResource,
   eventResource,
   nodeResource,
   persistentVolumeResource,

@@ -6,8 +6,7 @@
 import type { ApiNames } from '../../../machinery/api-names.js';
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { isQualifiedName, nameValidators } from '../../../machinery/name-validation.js';
-import { defineResource, type PartialSubresource } from '../../../registry/define-resource.js';
-import { statusSubresource } from '../../../registry/subresources.js';
+import { defineResource, type PartialSubresource, statusSubresource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { namespaceTable } from './tables.js';
 

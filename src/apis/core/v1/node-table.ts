@@ -1,5 +1,5 @@
 /** Node columns: STATUS from the Ready condition, ROLES from the node-role labels, VERSION; addresses and system info for -o wide. */
-import { age, ageColumn, column, defineTable, nameColumn, type TableContext } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn, type TableContext } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type NodeShape = KubeObject & {

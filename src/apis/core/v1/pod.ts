@@ -3,9 +3,8 @@
  * afterwards the spec is immutable except container images, activeDeadlineSeconds (set or lowered)
  * and added tolerations, and status changes only through `/status`.
  */
-import { defineResource } from '../../../registry/define-resource.js';
+import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
-import { statusSubresource } from '../../../registry/subresources.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { defaultPodObject } from './pod/defaults.js';
 import { PodSpec } from './pod/pod-spec.js';

@@ -2,8 +2,7 @@
  * Table columns of the small core/v1 kinds (Namespace, ConfigMap, Secret, ServiceAccount, PV,
  * PVC), as kubectl shows them; Pod, Service, Node and Event have their own files.
  */
-import { accessModesText } from '../../../registry/table-format.js';
-import { age, ageColumn, column, defineTable, nameColumn, type TableContext } from '../../../registry/table.js';
+import { accessModesText, age, ageColumn, column, defineTable, nameColumn, type TableContext } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type Shape<T> = KubeObject & T;

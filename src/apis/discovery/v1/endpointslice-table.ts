@@ -1,6 +1,5 @@
 /** EndpointSlice columns: ADDRESSTYPE, PORTS and ENDPOINTS (three of each, then how many more). */
-import { listWithMore } from '../../../registry/table-format.js';
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, listWithMore, nameColumn } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type EndpointSliceShape = KubeObject & {

@@ -1,7 +1,6 @@
 /** The status of both flowcontrol kinds: conditions keyed by type, written only through `/status`. */
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
-import type { PartialSubresource } from '../../../registry/define-resource.js';
-import { statusSubresource } from '../../../registry/subresources.js';
+import { type PartialSubresource, statusSubresource } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 /** Each condition needs a type, and no two share one. */

@@ -2,7 +2,7 @@
  * FlowSchema and PriorityLevelConfiguration columns (Kubernetes 1.25, flowcontrol v1beta2; the
  * v1beta1 versions share them, since rows are made from the stored v1beta2 object).
  */
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type FlowSchemaShape = KubeObject & {

@@ -6,8 +6,7 @@
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { isDns1035Label, isDns1123Subdomain, isPathSegmentName, nameValidators } from '../../../machinery/name-validation.js';
 import type { ApiNames } from '../../../machinery/api-names.js';
-import { defineResource } from '../../../registry/define-resource.js';
-import { statusSubresource } from '../../../registry/subresources.js';
+import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
 import type { TypedLocalObjectReference } from '../../core/v1/types/index.js';
 import {
   IngressSchema,

@@ -1,5 +1,5 @@
 /** Table columns of networking/v1: IngressClass (CONTROLLER, PARAMETERS) and Ingress (CLASS, HOSTS, ADDRESS, PORTS). */
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type IngressClassShape = KubeObject & { spec?: { controller?: string; parameters?: { apiGroup?: string; kind?: string; name?: string } } };

@@ -2,7 +2,7 @@
  * RoleBinding and ClusterRoleBinding columns: ROLE, AGE; USERS, GROUPS, SERVICEACCOUNTS for -o wide.
  * Role and ClusterRole keep the default table (Name, Created At), as in Kubernetes.
  */
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn } from '../../../registry/define-resource.js';
 import type { KubeObject } from '../../../schema/index.js';
 
 type BindingShape = KubeObject & {

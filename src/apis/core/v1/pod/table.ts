@@ -5,7 +5,7 @@
  * Completed condition.
  */
 import { humanAge } from '../../../../machinery/duration.js';
-import { age, ageColumn, column, defineTable, nameColumn, type TableRowCondition } from '../../../../registry/table.js';
+import { age, ageColumn, column, defineTable, nameColumn, type TableRowCondition } from '../../../../registry/define-resource.js';
 import type { KubeObject } from '../../../../schema/index.js';
 
 interface ContainerStatus {

@@ -4,8 +4,7 @@
  * carries load balancer state. Delete answers with the Service; PUT may create, as in Kubernetes.
  */
 import { nameValidators } from '../../../../machinery/name-validation.js';
-import { defineResource } from '../../../../registry/define-resource.js';
-import { statusSubresource } from '../../../../registry/subresources.js';
+import { defineResource, statusSubresource } from '../../../../registry/define-resource.js';
 import { beginServiceCreate, beginServiceUpdate, releaseServiceAllocations } from './allocation.js';
 import { defaultService } from './defaults.js';
 import { dropExternalNameLeftovers, dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './prepare.js';

@@ -1,6 +1,5 @@
 /** Service columns: TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S), AGE; SELECTOR for -o wide. */
-import { formatLabels } from '../../../../registry/table-format.js';
-import { age, ageColumn, column, defineTable, nameColumn } from '../../../../registry/table.js';
+import { age, ageColumn, column, defineTable, formatLabels, nameColumn } from '../../../../registry/define-resource.js';
 import type { KubeObject } from '../../../../schema/index.js';
 
 type ServiceShape = KubeObject & {

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { serveChain, type ChainServer } from '../../test/helpers/chain-server.js';
+import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from '../authz/index.js';
+import type { Filter } from '../http/context.js';
+import type { RequestContext } from '../machinery/request-context.js';
+import { withAuthorization } from './with-authorization.js';
+
+let s: ChainServer | undefined;
+afterEach(() => s?.close());
+
+const asJane: Filter<RequestContext> = (ctx, next) => {
+  ctx.user = { username: 'jane', groups: ['dev'] };
+  return next();
+};
+
+/** Allows reads of configmaps, denies secrets with a reason, has no opinion on the rest. */
+function policy(seen: AuthorizationAttributes[]): Authorizer {
+  return {
+    async authorize(a): Promise<AuthorizationResult> {
+      seen.push(a);
+      if (a.resource === 'configmaps' && (a.verb === 'get' || a.verb === 'list')) return { decision: 'allow', reason: '' };
+      if (a.resource === 'secrets') return { decision: 'deny', reason: 'secrets are off limits' };
+      return { decision: 'no-opinion', reason: '' };
+    },
+  };
+}
+
+describe('withAuthorization', () => {
+  it('passes an allowed request on, asking with the parsed request and the user', async () => {
+    const seen: AuthorizationAttributes[] = [];
+    s = await serveChain([asJane, withAuthorization(policy(seen))]);
+    const r = await s.fetch('/api/v1/namespaces/team/configmaps/settings');
+    expect(r.status).toBe(200);
+    expect(seen).toEqual([
+      {
+        user: { username: 'jane', groups: ['dev'] },
+        verb: 'get',
+        isResourceRequest: true,
+        path: '/api/v1/namespaces/team/configmaps/settings',
+        namespace: 'team',
+        apiGroup: '',
+        apiVersion: 'v1',
+        resource: 'configmaps',
+        subresource: '',
+        name: 'settings',
+      },
+    ]);
+  });
+
+  it.each([
+    ['/api/v1/namespaces/team/secrets', 'GET', 'secrets is forbidden: User "jane" cannot list resource "secrets" in API group "" in the namespace "team": secrets are off limits'],
+    ['/apis/apps/v1/namespaces/team/deployments/web/scale', 'PUT', 'deployments.apps "web" is forbidden: User "jane" cannot update resource "deployments/scale" in API group "apps" in the namespace "team"'],
+    ['/api/v1/nodes', 'GET', 'nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at the cluster scope'],
+    ['/metrics', 'GET', 'forbidden: User "jane" cannot get path "/metrics"'],
+  ])('answers a denial or no opinion with 403 in Kubernetes words: %s %s', async (path, method, message) => {
+    let handled = false;
+    s = await serveChain([asJane, withAuthorization(policy([]))], {
+      handler: async (ctx) => {
+        handled = true;
+        ctx.res.end();
+      },
+    });
+    const r = await s.fetch(path, { method, ...(method === 'PUT' ? { body: '{}' } : {}) });
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, message });
+    expect(handled).toBe(false);
+  });
+});

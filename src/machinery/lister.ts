@@ -1,0 +1,34 @@
+/**
+ * Reading stored API objects at run time (DESIGN §3a): one lister per kind, fed by the watch cache
+ * and shared by every reader (authenticators, authorizers, admission, flow control, controllers),
+ * instead of a storage read per request or a hand-built closure.
+ */
+
+/** A change as a lister tells it: the object after (for DELETED, its last state) and before. */
+export interface ListerEvent<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: T;
+  readonly oldObject?: T;
+}
+
+/** What an index files an object under (role bindings by subject, secrets by type, ...). */
+export type IndexFunction<T> = (obj: T) => readonly string[];
+
+export interface Lister<T> {
+  /**
+   * The object, or undefined. Objects are the cache's current state, shared and frozen: never
+   * mutate them (copy first). Synchronous and cheap: no I/O.
+   */
+  get(namespace: string, name: string): T | undefined;
+  /** Every object, or a namespace's objects, in key order. */
+  list(namespace?: string): readonly T[];
+  /** The objects an index files under `key`; throws for an index the lister was not given. */
+  byIndex(index: string, key: string): readonly T[];
+  /** Calls `fn` after each change, synchronously; returns the function that stops it. */
+  onChange(fn: (event: ListerEvent<T>) => void): () => void;
+  /**
+   * Resolves once the lister holds everything the store had committed when called (a consistent
+   * read), for a reader that must see a write made an instant ago. Rejects when `signal` aborts.
+   */
+  synced(signal?: AbortSignal): Promise<void>;
+}

@@ -1,0 +1,83 @@
+/**
+ * The request context every filter and handler shares: the transport (http/) plus typed fields the
+ * filters set on the way in, in the chain's order (src/server/chain.ts). Never a string-keyed bag:
+ * a new concern adds a field here, named and documented.
+ */
+import type { HttpContext } from '../http/context.js';
+import type { HttpRequest, HttpResponse, TlsPeer } from '../http/listener.js';
+import { parseRequestTarget } from '../http/request-target.js';
+import { recordResponse } from '../http/response-recorder.js';
+import type { RequestInfo } from './request-info.js';
+import type { UserInfo } from './user-info.js';
+
+export interface AuditContext {
+  /** The request's audit ID, set by the audit filter (the client's `Audit-ID` or a new one). */
+  id?: string;
+  /** Annotations that later stages (authorization, admission) add to the request's audit event. */
+  readonly annotations: Record<string, string>;
+}
+
+export interface PriorityAssignment {
+  readonly flowSchema: string;
+  readonly priorityLevel: string;
+}
+
+export interface RequestContext extends HttpContext {
+  /**
+   * Verb, group, version, resource, subresource, namespace and name, set by withRequestInfo before
+   * any filter that needs it. Reading it earlier is a bug in the chain and throws.
+   */
+  info: RequestInfo;
+  /** Watches and the like: no deadline, counted apart in metrics. Set with `info`. */
+  longRunning: boolean;
+  /** When the request times out (epoch milliseconds); undefined for long-running requests. Set by withDeadline. */
+  deadline: number | undefined;
+  /** Who is asking; set by authentication (and impersonation), absent while authentication is off. */
+  user?: UserInfo;
+  readonly audit: AuditContext;
+  /** The flow schema and priority level the request was classified into, set by flow control. */
+  priority?: PriorityAssignment;
+  /** The server's protobuf media type (`application/vnd.orch.protobuf`); protobuf is off without it. */
+  protobufMediaType?: string;
+  /**
+   * Set by the resource router for a resource that has no protobuf form: none of its answers, its
+   * errors included, is protobuf (as Kubernetes answers for custom resources).
+   */
+  protobufRefused?: boolean;
+}
+
+export interface RequestContextOptions {
+  protobufMediaType?: string;
+  /** Aborted when the client goes away; the deadline filter narrows it. */
+  signal: AbortSignal;
+  /** What the TLS handshake learned of the client; absent on plain HTTP. */
+  tls?: TlsPeer;
+}
+
+/** A fresh context for one request, its response recorded from the first byte. */
+export function createRequestContext(req: HttpRequest, res: HttpResponse, opts: RequestContextOptions): RequestContext {
+  let info: RequestInfo | undefined;
+  const target = parseRequestTarget(req.url ?? '/');
+  return {
+    req,
+    res,
+    ...(opts.tls ? { tls: opts.tls } : {}),
+    target,
+    url: target.url,
+    signal: opts.signal,
+    startedAt: process.hrtime.bigint(),
+    warnings: [],
+    response: recordResponse(res),
+    get info(): RequestInfo {
+      if (!info) throw new Error('the request info was read before withRequestInfo parsed it');
+      return info;
+    },
+    set info(value: RequestInfo) {
+      info = value;
+    },
+    longRunning: false,
+    deadline: undefined,
+    audit: { annotations: {} },
+    ...(opts.protobufMediaType ? { protobufMediaType: opts.protobufMediaType } : {}),
+  };
+}
