@@ -1,6 +1,5 @@
 /** The transport-level state of one request; the request context (machinery) extends it. */
 import type { HttpRequest, HttpResponse, TlsPeer } from './listener.js';
-import type { RequestTarget } from './request-target.js';
 import type { ResponseRecord } from './response-recorder.js';
 
 export interface HttpContext {
@@ -10,12 +9,14 @@ export interface HttpContext {
   /** The client's TLS certificate as the handshake verified it; absent on plain HTTP. */
   readonly tls?: TlsPeer;
   /**
-   * The request target as sent: `target.path` is what routing reads (never dot-normalised);
-   * `target.problem` says why a target cannot be served.
+   * The query in `searchParams`; `pathname` is WHATWG-normalised, for display only: route and
+   * authorize by `path`.
    */
-  readonly target: RequestTarget;
-  /** The query (`url.searchParams`); `url.pathname` is normalised, for display only. */
   readonly url: URL;
+  /** The request path as sent: percent-decoded, never normalised (`.`, `..` and empty segments kept). */
+  readonly path: string;
+  /** Why the request target could not be parsed (answered 400 by the request-info filter); absent when it could. */
+  readonly targetError?: string;
   /** Aborted when the client goes away or the request deadline passes (filters may narrow it). */
   signal: AbortSignal;
   readonly startedAt: bigint;

@@ -4,9 +4,10 @@
  * or percent-encoded), so `/configmaps/%2e%2e` would address the collection's parent; and it
  * throws on targets Node's HTTP parser lets through (`//`, `http://%zz/api`).
  *
- * Pure; never throws: a target that cannot be parsed comes back with `problem` set, for the
- * request-info filter to answer 400.
+ * Pure; throws only RequestTargetError, whose message is fit for the client.
  */
+
+export class RequestTargetError extends Error {}
 
 export interface RequestTarget {
   /** The path, percent-decoded as Go's `URL.Path` is; `.`, `..` and empty segments kept. */
@@ -16,20 +17,6 @@ export interface RequestTarget {
    * display: route and authorize by `path`, never by `url.pathname`.
    */
   readonly url: URL;
-  /** Why the target cannot be served, in words for the client; `path` is then `/`. */
-  readonly problem?: string;
-}
-
-class RequestTargetError extends Error {}
-
-/** Parses a target; see RequestTarget for what a malformed one gives. */
-export function parseRequestTarget(raw: string): RequestTarget {
-  try {
-    return parseOrThrow(raw);
-  } catch (e) {
-    if (!(e instanceof RequestTargetError)) throw e;
-    return { path: '/', url: new URL('http://localhost/'), problem: e.message };
-  }
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
@@ -38,7 +25,7 @@ const AUTHORITY = /^[A-Za-z0-9._~!$&'()*+,;=:@[\]%-]*$/;
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
 /** Parses an origin-form (`/path?query`), absolute-form (`http://host/path`) or asterisk-form target. */
-function parseOrThrow(raw: string): RequestTarget {
+export function parseRequestTarget(raw: string): RequestTarget {
   let rest = raw;
   const scheme = SCHEME.exec(rest);
   if (scheme) {
