@@ -98,3 +98,19 @@ describe('warnings Kubernetes would not send are dropped, not fatal', () => {
     expect(sent.reduce((n, w) => n + w.length, 0)).toBeLessThan(5000);
   });
 });
+
+describe('over HTTP/2 (TLS), as kubectl talks', () => {
+  let h2: TestServer;
+  beforeAll(async () => {
+    h2 = await startTestServer({ tls: true });
+  });
+  afterAll(async () => {
+    await h2?.close();
+  });
+
+  it('a non-ASCII unknown field: 201 with the warning as UTF-8 bytes', async () => {
+    const r = await h2.post(CM, euroBody('w-h2'));
+    expect(r.status).toBe(201);
+    expect(warnings(r)).toEqual([euroWarning]);
+  });
+});
