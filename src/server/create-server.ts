@@ -32,6 +32,7 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { buildAuthentication } from './authentication.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
@@ -169,8 +170,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
+  const authentication = buildAuthentication({ options, log });
   const chain = buildChain({
     log,
+    authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
