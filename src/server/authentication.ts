@@ -10,6 +10,7 @@
  * Throws an Error naming the flag or file when an option cannot be used (the server does not start).
  */
 import {
+  audienceAgnostic,
   audienceAgnosticToken,
   unionAuthenticators,
   unionTokenAuthenticators,
@@ -19,6 +20,7 @@ import {
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
+import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
 import type { Logger } from '../machinery/logger.js';
 import type { ServerOptions } from './options.js';
@@ -26,6 +28,8 @@ import type { ServerOptions } from './options.js';
 export interface AuthenticationDeps {
   options: ServerOptions;
   log: Logger;
+  /** The CA bundle client certificates are checked against (`--client-ca-file` or the server's own CA); absent in plain-HTTP mode. */
+  clientCaPem?: string;
 }
 
 export interface AuthenticationSetup {
@@ -63,12 +67,13 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
   const tokenAuthenticators: TokenAuthenticator[] = [
     // (static token file, bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
   ].map((t: TokenAuthenticator) => audienceAgnosticToken(apiAudiences, t));
-  const requestAuthenticators: Authenticator[] = [
-    // (authenticating proxy, client certificates: one line each)
+  const requestAuthenticators = [
+    // (authenticating proxy: one line)
+    deps.clientCaPem !== undefined && audienceAgnostic(apiAudiences, x509ClientCertificates(deps.clientCaPem)),
     bearerToken(unionTokenAuthenticators(tokenAuthenticators)),
   ];
   return {
-    authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators)),
+    authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => a !== false))),
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
   };

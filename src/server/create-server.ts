@@ -88,6 +88,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const serviceRanges = parseServiceRanges(options);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
+  // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
+  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem } : {}) });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -170,7 +172,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
-  const authentication = buildAuthentication({ options, log });
   const chain = buildChain({
     log,
     authentication,
