@@ -19,6 +19,8 @@ import {
   type TokenAuthenticator,
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
+import { requestHeaderAuthenticator, type RequestHeaderConfig } from '../authn/request-header/index.js';
+import { tokenFileAuthenticator } from '../authn/token-file/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
 import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
@@ -30,6 +32,8 @@ export interface AuthenticationDeps {
   log: Logger;
   /** The CA bundle client certificates are checked against (`--client-ca-file` or the server's own CA); absent in plain-HTTP mode. */
   clientCaPem?: string;
+  /** The authenticating proxy's CA bundle (`--requestheader-client-ca-file`), when configured. */
+  requestheaderCaPem?: string;
 }
 
 export interface AuthenticationSetup {
@@ -64,11 +68,13 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [] };
   }
   const apiAudiences = options.apiAudiences ?? [];
-  const tokenAuthenticators: TokenAuthenticator[] = [
-    // (static token file, bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
-  ].map((t: TokenAuthenticator) => audienceAgnosticToken(apiAudiences, t));
+  const tokenAuthenticators = [
+    options.tokenAuthFile !== undefined && audienceAgnosticToken(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile, deps.log)),
+    // (bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
+  ].filter((t): t is TokenAuthenticator => t !== false);
+  const proxy = requestHeaderConfig(options, deps.requestheaderCaPem);
   const requestAuthenticators = [
-    // (authenticating proxy: one line)
+    proxy && audienceAgnostic(apiAudiences, requestHeaderAuthenticator(proxy)),
     deps.clientCaPem !== undefined && audienceAgnostic(apiAudiences, x509ClientCertificates(deps.clientCaPem)),
     bearerToken(unionTokenAuthenticators(tokenAuthenticators)),
   ];
@@ -76,5 +82,20 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => a !== false))),
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
+    ...(proxy ? { identityHeaders: { names: [...proxy.usernameHeaders, ...proxy.groupHeaders], prefixes: proxy.extraHeaderPrefixes } } : {}),
+  };
+}
+
+/** The proxy's settings, or undefined when no proxy CA is configured. Throws when the username headers are missing. */
+function requestHeaderConfig(options: ServerOptions, caPem: string | undefined): RequestHeaderConfig | undefined {
+  if (caPem === undefined) return undefined;
+  const usernameHeaders = options.requestheaderUsernameHeaders ?? [];
+  if (usernameHeaders.length === 0) throw new Error('--requestheader-client-ca-file needs --requestheader-username-headers (usually X-Remote-User)');
+  return {
+    caPem,
+    allowedNames: options.requestheaderAllowedNames ?? [],
+    usernameHeaders,
+    groupHeaders: options.requestheaderGroupHeaders ?? [],
+    extraHeaderPrefixes: options.requestheaderExtraHeadersPrefix ?? [],
   };
 }

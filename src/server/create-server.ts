@@ -44,7 +44,7 @@ import { createRequestListener } from './request-listener.js';
 import { createRouter } from './routes.js';
 import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
-import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
+import { loadServingMaterial, servingAltNames, trustedClientCas, type ServingMaterial } from './serving-certificates.js';
 
 /** What a client needs to reach a secure server as its administrator. */
 export interface ServerTls {
@@ -89,7 +89,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
-  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem } : {}) });
+  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}) });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -186,7 +186,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     port: options.port ?? 0,
     handler: onRequest,
     ...(material
-      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
+      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: trustedClientCas(material), minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
       : {}),
   });
   const address = listener.address;
@@ -239,6 +239,7 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     ...(options.tlsCertFile !== undefined ? { tlsCertFile: options.tlsCertFile } : {}),
     ...(options.tlsPrivateKeyFile !== undefined ? { tlsPrivateKeyFile: options.tlsPrivateKeyFile } : {}),
     ...(options.clientCaFile !== undefined ? { clientCaFile: options.clientCaFile } : {}),
+    ...(options.requestheaderClientCaFile !== undefined ? { requestheaderClientCaFile: options.requestheaderClientCaFile } : {}),
     altNames: servingAltNames({ hostName: hostname(), serviceIP, addresses: [advertised, bindAddress] }),
     log,
   });
