@@ -71,7 +71,7 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
   const tokenAuthenticators = [
     options.tokenAuthFile !== undefined && audienceAgnosticToken(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile, deps.log)),
     // (bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
-  ].filter((t): t is TokenAuthenticator => t !== false);
+  ].filter((t): t is TokenAuthenticator => Boolean(t));
   const proxy = requestHeaderConfig(options, deps.requestheaderCaPem);
   const requestAuthenticators = [
     proxy && audienceAgnostic(apiAudiences, requestHeaderAuthenticator(proxy)),
@@ -79,7 +79,7 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     bearerToken(unionTokenAuthenticators(tokenAuthenticators)),
   ];
   return {
-    authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => a !== false))),
+    authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => Boolean(a)))),
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
     ...(proxy ? { identityHeaders: { names: [...proxy.usernameHeaders, ...proxy.groupHeaders], prefixes: proxy.extraHeaderPrefixes } } : {}),

@@ -41,6 +41,7 @@ import type { Logger } from '../machinery/logger.js';
 import { createApiMetrics } from './metrics.js';
 import { DEFAULTS, TLS_VERSION_NAMES, type ServerOptions } from './options.js';
 import { createRequestListener } from './request-listener.js';
+import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
 import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
@@ -185,6 +186,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     host: bindAddress,
     port: options.port ?? 0,
     handler: onRequest,
+    configure: answerOutsideHandlers,
     ...(material
       ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: trustedClientCas(material), minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
       : {}),
@@ -230,8 +232,9 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     return undefined;
   }
   if (!isLoopback(bindAddress)) {
-    // Until authentication exists (issue 9's next step) TLS keeps traffic private but lets every caller in.
-    log.warn('listening beyond loopback, and callers are not authenticated yet: whoever reaches this address has full access', { bindAddress });
+    // Callers are authenticated, but until authorization exists every one of them (anonymous ones
+    // too, unless --anonymous-auth=false) may do anything.
+    log.warn('listening beyond loopback, and requests are not authorized yet: every caller (anonymous ones too, unless anonymous requests are off) has full access', { bindAddress });
   }
   const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
   return loadServingMaterial({
