@@ -11,6 +11,7 @@
  */
 import {
   audienceAgnostic,
+  intersectAudiences,
   audienceAgnosticToken,
   unionAuthenticators,
   unionTokenAuthenticators,
@@ -24,7 +25,9 @@ import { tokenFileAuthenticator } from '../authn/token-file/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
 import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
+import { errors } from '../machinery/errors.js';
 import type { Logger } from '../machinery/logger.js';
+import type { TokenReviewAnswer, TokenReviewer } from '../registry/define-resource.js';
 import type { ServerOptions } from './options.js';
 
 export interface AuthenticationDeps {
@@ -37,8 +40,13 @@ export interface AuthenticationDeps {
 }
 
 export interface AuthenticationSetup {
-  /** Every configured method, as one union; users also in system:authenticated. No anonymous here. */
+  /**
+   * What authenticates requests: every configured method as one union, users also in
+   * system:authenticated (no anonymous here). In plain-HTTP mode: everyone is system:unsecured.
+   */
   readonly authenticator: Authenticator;
+  /** TokenReview's answers: the union's decision about a bearer token (never system:unsecured). */
+  readonly tokenReviewer: TokenReviewer;
   /** Requests without a known credential go on as system:anonymous. */
   readonly anonymous: boolean;
   /** The server's API audiences (`--api-audiences`); empty when none are configured. */
@@ -63,10 +71,6 @@ export function anonymousAuthEnabled(explicit: boolean | undefined, authorizatio
 
 export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSetup {
   const { options } = deps;
-  if (options.plainHttp) {
-    // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
-    return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [] };
-  }
   const apiAudiences = options.apiAudiences ?? [];
   const tokenAuthenticators = [
     options.tokenAuthFile !== undefined && audienceAgnosticToken(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile, deps.log)),
@@ -78,11 +82,39 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     deps.clientCaPem !== undefined && audienceAgnostic(apiAudiences, x509ClientCertificates(deps.clientCaPem)),
     bearerToken(unionTokenAuthenticators(tokenAuthenticators)),
   ];
+  const union = withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => Boolean(a))));
+  const tokenReviewer = createTokenReviewer(union, apiAudiences, deps.log);
+  if (options.plainHttp) {
+    // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
+    return { authenticator: insecureSuperuser(), tokenReviewer, anonymous: false, apiAudiences: [] };
+  }
   return {
-    authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => Boolean(a)))),
+    authenticator: union,
+    tokenReviewer,
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
     ...(proxy ? { identityHeaders: { names: [...proxy.usernameHeaders, ...proxy.groupHeaders], prefixes: proxy.extraHeaderPrefixes } } : {}),
+  };
+}
+
+/**
+ * Kubernetes' TokenReview: the token goes through the union as a request's bearer token would,
+ * asked for the review's audiences (default: the API audiences). An answer for none of the asked
+ * audiences means an authenticator ignored them: a 500, not a yes.
+ */
+function createTokenReviewer(authenticator: Authenticator, apiAudiences: readonly string[], log: Logger): TokenReviewer {
+  return {
+    async review({ token, audiences }, signal): Promise<TokenReviewAnswer> {
+      const asked = audiences && audiences.length > 0 ? audiences : apiAudiences;
+      const result = await authenticator.authenticate({ headers: { authorization: `Bearer ${token}` }, ...(asked.length > 0 ? { audiences: asked } : {}) }, signal);
+      if (result.kind === 'error') return { authenticated: false, error: result.error.message };
+      if (result.kind === 'no-opinion') return { authenticated: false };
+      if (asked.length > 0 && intersectAudiences(asked, result.audiences ?? []).length === 0) {
+        log.error('error validating audiences', { want: asked, got: result.audiences ?? [] });
+        throw errors.internal('error validating audiences');
+      }
+      return { authenticated: true, user: result.user, ...(result.audiences ? { audiences: [...result.audiences] } : {}) };
+    },
   };
 }
 

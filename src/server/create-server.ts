@@ -115,7 +115,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const env: KindEnvironment = { names, serviceAllocators };
+  const env: KindEnvironment = { names, serviceAllocators, tokenReviewer: authentication.tokenReviewer };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
