@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyIdToken, type VerifyConfig } from './verify-id-token.js';
 
