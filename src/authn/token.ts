@@ -2,7 +2,8 @@
  * Bearer tokens: the token authenticators (OpenID Connect, the token webhook, ...) decide on the
  * token alone; `bearerTokenAuthenticator` lifts one onto the request seam by reading
  * `Authorization: Bearer <token>` as Kubernetes does (scheme case-insensitive, one space, the token
- * up to the next space). A request without such a header is no opinion.
+ * up to the next space). A request without such a header is no opinion; a bearer token that no token
+ * authenticator accepts is an error ("invalid bearer token"), never anonymous.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthenticationRequest, AuthenticationResult, Authenticator } from './index.js';
@@ -28,10 +29,31 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
 
 export function bearerTokenAuthenticator(tokens: TokenAuthenticator, audiences?: readonly string[]): Authenticator {
   return {
-    authenticate(req: AuthenticationRequest, signal: AbortSignal): Promise<AuthenticationResult> {
+    async authenticate(req: AuthenticationRequest, signal: AbortSignal): Promise<AuthenticationResult> {
       const token = bearerToken(req.headers);
-      if (token === undefined) return Promise.resolve({ kind: 'no-opinion' });
-      return tokens.authenticateToken(token, audiences, signal);
+      if (token === undefined) return { kind: 'no-opinion' };
+      const result = await tokens.authenticateToken(token, audiences, signal);
+      return result.kind === 'no-opinion' ? { kind: 'error', error: new Error('invalid bearer token') } : result;
+    },
+  };
+}
+
+/**
+ * Several token authenticators as one, as Kubernetes' token union: each is asked in turn until one
+ * proves a user; an error does not stop the others (a JWT of another issuer may fail one and suit
+ * the next). Without a user, the errors together are the answer, or no opinion when there were none.
+ */
+export function unionTokenAuthenticators(list: readonly TokenAuthenticator[]): TokenAuthenticator {
+  return {
+    async authenticateToken(token, audiences, signal): Promise<AuthenticationResult> {
+      const errors: Error[] = [];
+      for (const t of list) {
+        const result = await t.authenticateToken(token, audiences, signal);
+        if (result.kind === 'user') return result;
+        if (result.kind === 'error') errors.push(result.error);
+      }
+      if (errors.length === 0) return { kind: 'no-opinion' };
+      return { kind: 'error', error: errors.length === 1 ? (errors[0] as Error) : new Error(`[${errors.map((e) => e.message).join(', ')}]`) };
     },
   };
 }
