@@ -32,6 +32,7 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { buildAuthentication } from './authentication.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
@@ -87,6 +88,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const serviceRanges = parseServiceRanges(options);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
+  // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
+  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem } : {}) });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -171,6 +174,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   });
   const chain = buildChain({
     log,
+    authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,

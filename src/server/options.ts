@@ -25,6 +25,17 @@ export interface ServerOptions {
   tlsMinVersion?: TlsVersionName;
   /** PEM CA bundle client certificates are verified against (`--client-ca-file`); the server's own CA when absent. */
   clientCaFile?: string;
+  /**
+   * Let requests without a credential in as system:anonymous in system:unauthenticated
+   * (`--anonymous-auth`, default true; never with the AlwaysAllow authorizer). Invalid credentials
+   * always get 401. Has no effect in plain-HTTP mode, where every request is system:unsecured.
+   */
+  anonymousAuth?: boolean;
+  /**
+   * The audiences of this server (`--api-audiences`): a credential must be good for one of them.
+   * Empty by default: credentials naming no audience are good for this server.
+   */
+  apiAudiences?: readonly string[];
   /** The address the server is known by in the cluster (`--advertise-address`); goes into the generated serving certificate. */
   advertiseAddress?: string;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
