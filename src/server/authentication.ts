@@ -19,11 +19,14 @@ import {
   type TokenAuthenticator,
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
+import { createOidcAuthenticator } from '../authn/oidc/index.js';
+import { createTokenWebhookAuthenticator } from '../authn/token-webhook/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
 import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
+import { createApiNames } from '../machinery/api-names.js';
 import type { Logger } from '../machinery/logger.js';
-import type { ServerOptions } from './options.js';
+import { DEFAULTS, type ServerOptions } from './options.js';
 
 export interface AuthenticationDeps {
   options: ServerOptions;
@@ -41,6 +44,8 @@ export interface AuthenticationSetup {
   readonly apiAudiences: readonly string[];
   /** The proxy's identity headers, removed from every request after authentication. */
   readonly identityHeaders?: IdentityHeaders;
+  /** Stops what the authenticators run in the background (the OIDC provider's retries). */
+  close(): void;
 }
 
 /**
@@ -61,12 +66,21 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
   const { options } = deps;
   if (options.plainHttp) {
     // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
-    return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [] };
+    return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [], close: () => undefined };
   }
   const apiAudiences = options.apiAudiences ?? [];
+  const oidc = options.oidc && createOidcAuthenticator(options.oidc, { log: deps.log });
   const tokenAuthenticators: TokenAuthenticator[] = [
-    // (static token file, bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
-  ].map((t: TokenAuthenticator) => audienceAgnosticToken(apiAudiences, t));
+    // Tokens that name no audience this server could check: good for the API audiences alone.
+    ...[
+      // (static token file, bootstrap tokens, service-account tokens: one line each)
+      oidc as TokenAuthenticator | undefined,
+    ]
+      .filter((t): t is TokenAuthenticator => Boolean(t))
+      .map((t) => audienceAgnosticToken(apiAudiences, t)),
+    // The webhook is told the audiences and answers for them itself.
+    options.tokenWebhook && createTokenWebhookAuthenticator(options.tokenWebhook, { names: createApiNames(options.apiDomain ?? DEFAULTS.apiDomain), log: deps.log, apiAudiences }),
+  ].filter((t): t is TokenAuthenticator => Boolean(t));
   const requestAuthenticators = [
     // (authenticating proxy: one line)
     deps.clientCaPem !== undefined && audienceAgnostic(apiAudiences, x509ClientCertificates(deps.clientCaPem)),
@@ -76,5 +90,6 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => a !== false))),
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
+    close: () => oidc?.close(),
   };
 }

@@ -38,19 +38,19 @@ describe('OIDC authenticator with an HTTPS identity provider', () => {
   it('maps a valid ID token to the user (issuer-prefixed sub) and the groups claim with its prefix', async () => {
     const a = await authenticator({ groupsClaim: 'groups', groupsPrefix: 'oidc:' });
     const token = await idp.idToken({ sub: 'jane', groups: ['dev', 'ops'] });
-    expect(await a.authenticateToken(token, undefined, signal)).toEqual({ kind: 'user', user: { username: `${idp.issuer}#jane`, groups: ['oidc:dev', 'oidc:ops'] } });
+    expect(await a.authenticateToken({ token }, signal)).toEqual({ kind: 'user', user: { username: `${idp.issuer}#jane`, groups: ['oidc:dev', 'oidc:ops'] } });
   });
 
   it('uses the email claim without a prefix, a groups claim given as one string, and required claims', async () => {
     const a = await authenticator({ usernameClaim: 'email', groupsClaim: 'role', requiredClaims: { hd: 'example.com' } });
     const token = await idp.idToken({ email: 'jane@example.com', email_verified: true, role: 'admin', hd: 'example.com' });
-    expect(await a.authenticateToken(token, undefined, signal)).toEqual({ kind: 'user', user: { username: 'jane@example.com', groups: ['admin'] } });
+    expect(await a.authenticateToken({ token }, signal)).toEqual({ kind: 'user', user: { username: 'jane@example.com', groups: ['admin'] } });
   });
 
   it('reads discovery and keys once, not per request', async () => {
     const before = { ...idp.reads };
     const a = await authenticator();
-    for (let i = 0; i < 5; i++) expect((await a.authenticateToken(await idp.idToken(), undefined, signal)).kind).toBe('user');
+    for (let i = 0; i < 5; i++) expect((await a.authenticateToken({ token: await idp.idToken() }, signal)).kind).toBe('user');
     expect(idp.reads.discovery - before.discovery).toBe(1);
     expect(idp.reads.keys - before.keys).toBe(1);
   });
@@ -64,7 +64,7 @@ describe('OIDC authenticator with an HTTPS identity provider', () => {
   ])('refuses %s with an error that names the cause and not the token', async (_name, make, extra, message) => {
     const a = await authenticator(extra);
     const token = await make();
-    const result = await a.authenticateToken(token, undefined, signal);
+    const result = await a.authenticateToken({ token }, signal);
     expect(result.kind).toBe('error');
     const error = (result as { error: Error }).error.message;
     expect(error).toContain(message);
@@ -74,31 +74,31 @@ describe('OIDC authenticator with an HTTPS identity provider', () => {
 
   it('has no opinion on a token of another issuer or on something that is no JWT, so others may claim it', async () => {
     const a = await authenticator();
-    expect(await a.authenticateToken(await idp.idToken({ iss: 'https://elsewhere.example.com' }), undefined, signal)).toEqual({ kind: 'no-opinion' });
-    expect(await a.authenticateToken('abcdef.0123456789abcdef', undefined, signal)).toEqual({ kind: 'no-opinion' });
-    expect(await a.authenticateToken('not-a-jwt', undefined, signal)).toEqual({ kind: 'no-opinion' });
+    expect(await a.authenticateToken({ token: await idp.idToken({ iss: 'https://elsewhere.example.com' }) }, signal)).toEqual({ kind: 'no-opinion' });
+    expect(await a.authenticateToken({ token: 'abcdef.0123456789abcdef' }, signal)).toEqual({ kind: 'no-opinion' });
+    expect(await a.authenticateToken({ token: 'not-a-jwt' }, signal)).toEqual({ kind: 'no-opinion' });
   });
 
   it('re-reads the key set once for an unknown key id, then refuses; a rotated key is found the same way', async () => {
     const a = await authenticator({ keyRefreshIntervalMs: 0 });
     const before = idp.reads.keys;
-    const unknown = await a.authenticateToken(await idp.idToken({}, { kid: 'no-such-key' }), undefined, signal);
+    const unknown = await a.authenticateToken({ token: await idp.idToken({}, { kid: 'no-such-key' }) }, signal);
     expect(unknown).toMatchObject({ kind: 'error', error: { message: 'oidc: verify token: failed to verify signature: failed to verify id token signature' } });
     expect(idp.reads.keys - before).toBe(1);
 
     await idp.rotate();
-    const rotated = await a.authenticateToken(await idp.idToken(), undefined, signal);
+    const rotated = await a.authenticateToken({ token: await idp.idToken() }, signal);
     expect(rotated.kind).toBe('user');
     expect(idp.reads.keys - before).toBe(2);
     // The new key is now known: no further reads.
-    expect((await a.authenticateToken(await idp.idToken(), undefined, signal)).kind).toBe('user');
+    expect((await a.authenticateToken({ token: await idp.idToken() }, signal)).kind).toBe('user');
     expect(idp.reads.keys - before).toBe(2);
   });
 
   it('does not let a stream of unknown key ids turn into reads of the key set', async () => {
     const a = await authenticator({ keyRefreshIntervalMs: 60 * 60 * 1000 });
     const before = idp.reads.keys;
-    for (let i = 0; i < 5; i++) expect((await a.authenticateToken(await idp.idToken({}, { kid: `made-up-${i}` }), undefined, signal)).kind).toBe('error');
+    for (let i = 0; i < 5; i++) expect((await a.authenticateToken({ token: await idp.idToken({}, { kid: `made-up-${i}` }) }, signal)).kind).toBe('error');
     expect(idp.reads.keys).toBe(before);
   });
 
@@ -106,7 +106,7 @@ describe('OIDC authenticator with an HTTPS identity provider', () => {
     const a = createOidcAuthenticator({ issuerUrl: idp.issuer, clientId: idp.clientId }, { log });
     open.push(a);
     await a.ready();
-    expect(await a.authenticateToken(await idp.idToken(), undefined, signal)).toMatchObject({ kind: 'error', error: { message: 'oidc: authenticator not initialized' } });
+    expect(await a.authenticateToken({ token: await idp.idToken() }, signal)).toMatchObject({ kind: 'error', error: { message: 'oidc: authenticator not initialized' } });
     expect(logs.some((l) => l.includes('oidc authenticator: initializing plugin') && /certificate/i.test(l))).toBe(true);
   });
 

@@ -7,8 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Logger } from '../../machinery/logger.js';
-import type { AuthenticationResult } from '../index.js';
-import type { TokenAuthenticator } from '../token.js';
+import type { AuthenticationResult, TokenAuthenticator } from '../index.js';
 import { claimsToUser } from './claims-to-user.js';
 import { createProviderKeys, NOT_INITIALIZED, type ProviderKeysOptions } from './provider-keys.js';
 import { resolveOidcSettings, type OidcOptions } from './settings.js';
@@ -52,7 +51,7 @@ export function createOidcAuthenticator(options: OidcOptions, deps: OidcDeps): O
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   return {
-    async authenticateToken(token): Promise<AuthenticationResult> {
+    async authenticateToken({ token }): Promise<AuthenticationResult> {
       if (untrustedIssuer(token) !== settings.issuerUrl) return { kind: 'no-opinion' };
       if (!(await keys.initialized())) return { kind: 'error', error: new Error(NOT_INITIALIZED) };
       let claims;

@@ -7,8 +7,7 @@
  * dropped first, so a flood of made-up tokens cannot grow memory without bound.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AuthenticationResult } from '../index.js';
-import type { TokenAuthenticator } from '../token.js';
+import type { AuthenticationResult, TokenAuthenticator } from '../index.js';
 
 export interface TokenCacheOptions {
   successTtlMs: number;
@@ -58,15 +57,15 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, opts: TokenC
   };
 
   return {
-    async authenticateToken(token, audiences, signal): Promise<AuthenticationResult> {
+    async authenticateToken(req, signal): Promise<AuthenticationResult> {
       signal.throwIfAborted();
-      const key = keyOf(token, audiences);
+      const key = keyOf(req.token, req.audiences);
       const hit = entries.get(key);
       if (hit && hit.expiresAt > now()) return hit.result;
       if (hit) entries.delete(key);
       let call = inFlight.get(key);
       if (!call) {
-        call = inner.authenticateToken(token, audiences, detached).then(
+        call = inner.authenticateToken(req, detached).then(
           (result) => {
             remember(key, result);
             return result;

@@ -9,8 +9,7 @@
  */
 import type { ApiNames } from '../../machinery/api-names.js';
 import type { Logger } from '../../machinery/logger.js';
-import type { AuthenticationResult } from '../index.js';
-import type { TokenAuthenticator } from '../token.js';
+import type { AuthenticationResult, TokenAuthenticator } from '../index.js';
 import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import { postTokenReview, type RetryBackoff } from './post-token-review.js';
 import { readTokenReviewAnswer, tokenReviewRequest, type TokenReviewVersion } from './token-review.js';
@@ -53,7 +52,7 @@ export function createTokenWebhookAuthenticator(options: TokenWebhookOptions, de
 function uncachedWebhook(endpoint: WebhookEndpoint, version: TokenReviewVersion, backoff: RetryBackoff | undefined, deps: TokenWebhookDeps): TokenAuthenticator {
   const implicitAudiences = deps.apiAudiences ?? [];
   return {
-    async authenticateToken(token, audiences, signal): Promise<AuthenticationResult> {
+    async authenticateToken({ token, audiences }, signal): Promise<AuthenticationResult> {
       const wanted = audiences ?? [];
       let answer;
       try {
