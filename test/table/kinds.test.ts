@@ -101,6 +101,8 @@ const EXPECTED: Record<string, Expectation> = {
     cells: { Schedule: '*/5 * * * *', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Containers: 'hello', Images: 'busybox:1.36', Selector: '<none>' },
   },
   'coordination/v1/Lease': { columns: ['Name', 'Holder', 'Age'], cells: { Holder: 'node-1' } },
+  // Never stored, so never listed or got: a create answers it as an object (the rows test skips it).
+  'authentication/v1/TokenReview': { columns: defaultColumns, cells: {} },
 };
 
 function keyOf(def: ResourceDefinition): string {
@@ -135,7 +137,7 @@ describe('Table of each kind, from its fixture', () => {
   });
   afterAll(() => s.close());
 
-  it.each(definitions.filter((d) => d.kind !== 'Namespace').map((d) => [keyOf(d), d] as const).concat(definitions.filter((d) => d.kind === 'Namespace').map((d) => [keyOf(d), d] as const)))(
+  it.each(definitions.filter((d) => d.kind !== 'Namespace' && !d.review).map((d) => [keyOf(d), d] as const).concat(definitions.filter((d) => d.kind === 'Namespace').map((d) => [keyOf(d), d] as const)))(
     '%s',
     async (key, def) => {
       const expected = EXPECTED[key] as Expectation;
