@@ -140,6 +140,18 @@ describe('webhook token authentication over HTTPS', () => {
   });
 });
 
+describe('TokenReview served here', () => {
+  const review = async (token: string) =>
+    (await httpCall(admin(), 'POST', `/apis/authentication.${DOMAIN}/v1/tokenreviews`, { body: { apiVersion: `authentication.${DOMAIN}/v1`, kind: 'TokenReview', spec: { token } } })).body;
+
+  it('reviews OIDC and webhook tokens through the same authenticators', async () => {
+    expect((await review(await goodIdToken())).status).toMatchObject({ authenticated: true, user: { username: `${idp.issuer}#alice`, groups: ['oidc:dev', 'oidc:ops', 'system:authenticated'] } });
+    expect((await review('webhook-token-jane')).status).toMatchObject({ authenticated: true, user: { username: 'jane@corp', uid: 'corp-17' } });
+    const expired = await review(await goodIdToken({ exp: Math.floor(Date.now() / 1000) - 10 }));
+    expect(expired.status.authenticated).toBeFalsy();
+  });
+});
+
 /** The kubectl on PATH and kubectl 1.27 beside the binary it points to, where installed. */
 function pickedKubectls(): Kubectl[] {
   const { found } = installedKubectls();
