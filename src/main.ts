@@ -8,6 +8,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
 import { parseIP } from './machinery/ip.js';
@@ -45,6 +46,26 @@ Usage: orch-apiserver [flags]
                                 headers naming groups, every value one group (X-Remote-Group)
   --requestheader-extra-headers-prefix=LIST
                                 header prefixes of extra attributes (X-Remote-Extra-)
+  --oidc-issuer-url=URL         https URL of the OpenID Connect issuer whose ID tokens are accepted as
+                                bearer tokens (needs --oidc-client-id); its keys come from discovery
+  --oidc-client-id=ID           client ID every ID token must be issued for (its aud)
+  --oidc-ca-file=FILE           PEM CA the issuer's certificate must chain to (default: the host's roots)
+  --oidc-username-claim=CLAIM   claim used as the user name (default sub)
+  --oidc-username-prefix=PREFIX prefix of user names; default: the issuer URL and # unless the claim is
+                                email; - for none
+  --oidc-groups-claim=CLAIM     claim used as groups: a string or a list of strings
+  --oidc-groups-prefix=PREFIX   prefix of group names
+  --oidc-required-claim=KEY=VALUE
+                                a claim every ID token must carry with this value; repeatable
+  --oidc-signing-algs=ALG[,ALG] allowed signing algorithms: RS256 RS384 RS512 ES256 ES384 ES512 PS256
+                                PS384 PS512 (default RS256)
+  --authentication-token-webhook-config-file=FILE
+                                kubeconfig-format file naming a TokenReview webhook that checks bearer
+                                tokens (server, certificate-authority, the server's client certificate)
+  --authentication-token-webhook-cache-ttl=DURATION
+                                how long the webhook's decisions are cached (default 2m)
+  --authentication-token-webhook-version=VERSION
+                                TokenReview version sent and expected back: v1beta1 (default) or v1
   --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
   --storage-backend=sqlite|memory|etcd
                                 sqlite (default): durable, one file; memory: gone at exit;
@@ -121,6 +142,7 @@ async function main(): Promise<void> {
         'requestheader-username-headers': { type: 'string', multiple: true },
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+        ...EXTERNAL_AUTHN_FLAGS,
         'data-dir': { type: 'string' },
         'storage-backend': { type: 'string' },
         'etcd-servers': { type: 'string' },
@@ -210,6 +232,14 @@ async function main(): Promise<void> {
     'requestheader-extra-headers-prefix',
   ] as const;
   if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
+  // Plain HTTP authenticates nobody: token authenticators there would be a promise not kept.
+  if (plainHttp && externalAuthnFlagsGiven(v).length > 0) fail(`--insecure-plain-http cannot be combined with ${externalAuthnFlagsGiven(v).join(', ')}`);
+  let externalAuthn: ExternalAuthnOptions = {};
+  try {
+    externalAuthn = parseExternalAuthnFlags(v, apiDomain);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if ((v['tls-cert-file'] === undefined) !== (v['tls-private-key-file'] === undefined)) fail('--tls-cert-file and --tls-private-key-file must be given together');
   let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
   try {
@@ -257,6 +287,7 @@ async function main(): Promise<void> {
       ...(v['service-node-port-range'] !== undefined ? { serviceNodePortRange: v['service-node-port-range'] } : {}),
       watchHistoryMs,
       maxRequestBodyBytes,
+      ...externalAuthn,
       logLevel: logLevel as 'info',
     });
   } catch (e) {

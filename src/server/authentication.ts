@@ -20,15 +20,18 @@ import {
   type TokenAuthenticator,
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
+import { createOidcAuthenticator } from '../authn/oidc/index.js';
 import { requestHeaderAuthenticator, type RequestHeaderConfig } from '../authn/request-header/index.js';
 import { tokenFileAuthenticator } from '../authn/token-file/index.js';
+import { createTokenWebhookAuthenticator } from '../authn/token-webhook/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
 import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
+import { createApiNames } from '../machinery/api-names.js';
 import { errors } from '../machinery/errors.js';
 import type { Logger } from '../machinery/logger.js';
 import type { TokenReviewAnswer, TokenReviewer } from '../registry/define-resource.js';
-import type { ServerOptions } from './options.js';
+import { DEFAULTS, type ServerOptions } from './options.js';
 
 export interface AuthenticationDeps {
   options: ServerOptions;
@@ -53,6 +56,8 @@ export interface AuthenticationSetup {
   readonly apiAudiences: readonly string[];
   /** The proxy's identity headers, removed from every request after authentication. */
   readonly identityHeaders?: IdentityHeaders;
+  /** Stops what the authenticators run in the background (the OIDC provider's retries). */
+  close(): void;
 }
 
 /**
@@ -72,9 +77,13 @@ export function anonymousAuthEnabled(explicit: boolean | undefined, authorizatio
 export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSetup {
   const { options } = deps;
   const apiAudiences = options.apiAudiences ?? [];
+  const oidc = options.oidc && createOidcAuthenticator(options.oidc, { log: deps.log });
   const tokenAuthenticators = [
     options.tokenAuthFile !== undefined && audienceAgnosticToken(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile, deps.log)),
-    // (bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
+    // (bootstrap tokens, service-account tokens: one line each)
+    oidc && audienceAgnosticToken(apiAudiences, oidc),
+    // The webhook is told the audiences and answers for them itself.
+    options.tokenWebhook && createTokenWebhookAuthenticator(options.tokenWebhook, { names: createApiNames(options.apiDomain ?? DEFAULTS.apiDomain), log: deps.log, apiAudiences }),
   ].filter((t): t is TokenAuthenticator => Boolean(t));
   const proxy = requestHeaderConfig(options, deps.requestheaderCaPem);
   const requestAuthenticators = [
@@ -86,13 +95,14 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
   const tokenReviewer = createTokenReviewer(union, apiAudiences, deps.log);
   if (options.plainHttp) {
     // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
-    return { authenticator: insecureSuperuser(), tokenReviewer, anonymous: false, apiAudiences: [] };
+    return { authenticator: insecureSuperuser(), tokenReviewer, anonymous: false, apiAudiences: [], close: () => oidc?.close() };
   }
   return {
     authenticator: union,
     tokenReviewer,
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
+    close: () => oidc?.close(),
     ...(proxy ? { identityHeaders: { names: [...proxy.usernameHeaders, ...proxy.groupHeaders], prefixes: proxy.extraHeaderPrefixes } } : {}),
   };
 }

@@ -207,6 +207,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     close() {
       closing ??= (async () => {
         for (const c of controllers) c.stop();
+        authentication.close();
         cache.close();
         await listener.close();
         await kv.close();

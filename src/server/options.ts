@@ -2,6 +2,8 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import type { CacheOptions } from '../storage/cacher/cache.js';
 import type { Logger, LogLevel } from '../machinery/logger.js';
+import type { OidcOptions } from '../authn/oidc/index.js';
+import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
 
 export interface ServerOptions {
   /**
@@ -51,6 +53,10 @@ export interface ServerOptions {
    * Empty by default: credentials naming no audience are good for this server.
    */
   apiAudiences?: readonly string[];
+  /** OpenID Connect ID tokens as bearer tokens (the `--oidc-*` flags); off when absent. */
+  oidc?: OidcOptions;
+  /** Bearer tokens checked by a TokenReview webhook (the `--authentication-token-webhook-*` flags); off when absent. */
+  tokenWebhook?: TokenWebhookOptions;
   /** The address the server is known by in the cluster (`--advertise-address`); goes into the generated serving certificate. */
   advertiseAddress?: string;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
