@@ -55,7 +55,7 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     c.authenticator && step('authentication', withAuthentication(c.authenticator, { anonymous: c.anonymous ?? false, log: c.log })),
     c.authorizer && step('impersonation', withImpersonation(c.authorizer)),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
-    c.authorizer && step('authorization', withAuthorization(c.authorizer)),
+    c.authorizer && step('authorization', withAuthorization(c.authorizer, c.log)),
   ];
   return steps.filter((s): s is ChainStep => Boolean(s));
 }

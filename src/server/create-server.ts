@@ -32,6 +32,8 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { unsecuredAuthenticator } from '../authn/unsecured.js';
+import { createAuthorization, loadAuthorizationConfig } from './authorization.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { createLogger } from './logger.js';
@@ -65,6 +67,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  const authorizationConfig = await loadAuthorizationConfig(options);
   const kv = await openStore(options);
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
@@ -75,6 +78,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // them through a lister (made now, bound to its store on first use).
   const hubs = new Map<string, GenericStore>();
   const listers = new ResourceListers(cache, hubs, log);
+  const authorization = createAuthorization(authorizationConfig, names, listers);
   const admission = admissionChain([
     namespaceLifecycle(names, listers.for('', 'namespaces')),
     defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
@@ -144,6 +148,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
+    // Plain HTTP, as Kubernetes' old insecure port: every caller is system:unsecured in system:masters.
+    authenticator: unsecuredAuthenticator(),
+    authorizer: authorization.authorizer,
   });
   const http: Server = createHttpServer(createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType }));
   http.keepAliveTimeout = 65_000;

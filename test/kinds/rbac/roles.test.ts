@@ -47,13 +47,10 @@ describe('ClusterRole', () => {
     ]);
   });
 
-  it('refuses resourceNames across several resources', async () => {
-    const st = expectInvalid(
-      await s.post(CR, { metadata: { name: 'names' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'secrets'], resourceNames: ['a'] }] }),
-      'ClusterRole',
-      'names',
-    );
-    expect(causesOf(st)).toEqual([['FieldValueRequired', 'rules[0].resourceNames', 'Required value: resource names cannot apply to multiple resources']]);
+  it('accepts resourceNames across several resources, as Kubernetes does', async () => {
+    const r = await s.post(CR, { metadata: { name: 'names' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'secrets'], resourceNames: ['a'] }] });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.rules).toEqual([{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'secrets'], resourceNames: ['a'] }]);
   });
 
   it('allows nonResourceURLs, but not together with resources', async () => {
