@@ -33,6 +33,8 @@ export interface ChainDeps {
   anonymous?: boolean;
   /** Without one, every request is allowed (AlwaysAllow), and impersonation is not offered. */
   authorizer?: Authorizer;
+  /** The authentication group as served (`authentication.orch.io`), where impersonation's userextras and uids live. */
+  authenticationGroup: string;
   flowControl?: FlowControl;
 }
 
@@ -53,7 +55,7 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     c.audit && step('audit-context', withAuditContext(c.audit)),
     step('deadline', withDeadline(c.requestTimeoutSeconds)),
     c.authenticator && step('authentication', withAuthentication(c.authenticator, { anonymous: c.anonymous ?? false, log: c.log })),
-    c.authorizer && step('impersonation', withImpersonation(c.authorizer)),
+    c.authorizer && step('impersonation', withImpersonation(c.authorizer, { authenticationGroup: c.authenticationGroup })),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
     c.authorizer && step('authorization', withAuthorization(c.authorizer, c.log)),
   ];

@@ -151,6 +151,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     // Plain HTTP, as Kubernetes' old insecure port: every caller is system:unsecured in system:masters.
     authenticator: unsecuredAuthenticator(),
     authorizer: authorization.authorizer,
+    authenticationGroup: names.group('authentication'),
   });
   const http: Server = createHttpServer(createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType }));
   http.keepAliveTimeout = 65_000;
