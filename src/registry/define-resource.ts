@@ -189,6 +189,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
   readonly verbs?: readonly Verb[];
+  /**
+   * Never stored: a create (its only verb) is answered by an answerer the server registers under
+   * the kind's group and resource, which fills in the status (the access reviews, TokenReview).
+   * The object is decoded, defaulted and validated by the strategy as any other.
+   */
+  readonly notStored?: boolean;
   readonly schema: StructSchema<T>;
   readonly strategy: Strategy<T>;
   readonly subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;

@@ -32,8 +32,13 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { reviewAnswerers, type ReviewAnswerers } from '../authz/reviews.js';
+import type { Answerer } from '../endpoints/resource-endpoint.js';
+import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
 import { unsecuredAuthenticator } from '../authn/unsecured.js';
-import { createAuthorization, loadAuthorizationConfig } from './authorization.js';
+import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
+import { ensureRbacPolicy } from './ensure-rbac-policy.js';
+import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { createLogger } from './logger.js';
@@ -80,6 +85,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const listers = new ResourceListers(cache, hubs, log);
   const authorization = createAuthorization(authorizationConfig, names, listers);
   const admission = admissionChain([
+    // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
+    rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
     namespaceLifecycle(names, listers.for('', 'namespaces')),
     defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
   ]);
@@ -112,6 +119,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     namespaceController = startNamespaceController({ client, registry, names, log });
     controllers.push(namespaceController);
   }
+  await ensureRbacPolicy(client, names, log);
+  controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
@@ -139,8 +148,12 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       ],
     },
     metrics,
-    routeResource: createResourceRouter(registry, names, settings, (r) =>
-      metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
+    routeResource: createResourceRouter(
+      registry,
+      names,
+      settings,
+      (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
+      answerersOf(names, reviewAnswerers(authorization.authorizer)),
     ),
   });
   const chain = buildChain({
@@ -186,6 +199,17 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       return closing;
     },
   };
+}
+
+/** The access reviews' answers, by the group/resource of the kinds they answer. */
+function answerersOf(names: ApiNames, reviews: ReviewAnswerers): Map<string, Answerer> {
+  const group = names.group('authorization');
+  return new Map<string, Answerer>([
+    [`${group}/subjectaccessreviews`, reviews.subjectAccessReview],
+    [`${group}/localsubjectaccessreviews`, reviews.localSubjectAccessReview],
+    [`${group}/selfsubjectaccessreviews`, reviews.selfSubjectAccessReview],
+    [`${group}/selfsubjectrulesreviews`, reviews.selfSubjectRulesReview],
+  ]);
 }
 
 async function openStore(options: ServerOptions): Promise<RevisionedKV> {

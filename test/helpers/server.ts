@@ -21,7 +21,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as is when a string or Buffer; JSON-encoded otherwise. */
   contentType?: string;
-  headers?: Record<string, string>;
+  /** An array value is sent as repeated header lines (Impersonate-Group). */
+  headers?: Record<string, string | string[]>;
 }
 
 export interface TestServer {
@@ -58,7 +59,7 @@ export interface WatchReader {
 export function httpCall(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
   const url = new URL(path, baseUrl);
   let payload: Buffer | undefined;
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const headers: Record<string, string | string[]> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) {
     payload = Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     headers['content-type'] ??= opts.contentType ?? 'application/json';

@@ -87,8 +87,8 @@ describe('ClusterRole', () => {
     ]);
   });
 
-  it('takes names that are path segments (system:aggregate-to-view)', async () => {
-    expect((await s.post(CR, { metadata: { name: 'system:aggregate-to-view' } })).status).toBe(201);
+  it('takes names that are path segments (system:aggregate-to-reports)', async () => {
+    expect((await s.post(CR, { metadata: { name: 'system:aggregate-to-reports' } })).status).toBe(201);
     const st = expectInvalid(await s.post(CR, { metadata: { name: '.' } }), 'ClusterRole', '.');
     expect(causesOf(st)).toEqual([['FieldValueInvalid', 'metadata.name', `Invalid value: ".": may not be '.'`]]);
   });
