@@ -72,7 +72,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
-  const authorizationConfig = await loadAuthorizationConfig(options);
+  const authorizationConfig = await loadAuthorizationConfig(options, names);
   const kv = await openStore(options);
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);

@@ -53,6 +53,8 @@ export interface ServerOptions {
   authorizationWebhookCacheAuthorizedTtlMs?: number;
   /** `--authorization-webhook-cache-unauthorized-ttl` in milliseconds (default 30 s). */
   authorizationWebhookCacheUnauthorizedTtlMs?: number;
+  /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
+  authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
   logLevel?: LogLevel;
   logger?: Logger;
 }
