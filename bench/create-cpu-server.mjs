@@ -2,7 +2,7 @@
 import { createServer } from '../dist/index.js';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-const srv = await createServer({ port: 0, storageBackend: 'memory' });
+const srv = await createServer({ port: 0, storageBackend: 'memory', plainHttp: true });
 const session = new Session();
 session.connect();
 process.on('message', async (m) => {

@@ -8,7 +8,10 @@ import { createApiNames } from './machinery/api-names.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseServiceRanges } from './registry/allocator/index.js';
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
-import { DEFAULTS, parseDuration } from './server/options.js';
+import { domainBanner } from './server/domain-banner.js';
+import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
+import { isLoopback } from './server/listen-address.js';
+import { parseIP } from './machinery/ip.js';
 import { PACKAGE_VERSION } from './server/package-version.js';
 import { DEFAULT_ETCD_PREFIX } from './storage/etcd/etcd-kv.js';
 
@@ -16,8 +19,18 @@ const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of
 
 Usage: orch-apiserver [flags]
 
-  --bind-address=ADDR           address to listen on (default ${DEFAULTS.bindAddress})
-  --port=N                      port to listen on (default 8080; 0 picks a free port)
+  --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}); loopback until
+                                callers are authenticated, 0.0.0.0 for every interface
+  --secure-port=N               HTTPS port, HTTP/2 and HTTP/1.1 (default ${CLI_DEFAULTS.securePort}; 0 picks a free port)
+  --advertise-address=IP        address the cluster knows the server by; goes into the generated
+                                serving certificate (default: --bind-address, else the host's address)
+  --tls-cert-file=FILE          PEM serving certificate (chain); with --tls-private-key-file. Without
+                                them a CA and a serving certificate are made once in DIR/pki
+  --tls-private-key-file=FILE   PEM private key of --tls-cert-file
+  --tls-min-version=VERSION     VersionTLS12 (default) or VersionTLS13
+  --client-ca-file=FILE         PEM CA bundle client certificates are verified against (default: the
+                                CA made in DIR/pki, which also signs the admin kubeconfig's certificate)
+  --insecure-plain-http         serve plain HTTP instead of HTTPS, on loopback only (tests, local tools)
   --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
   --storage-backend=sqlite|memory|etcd
                                 sqlite (default): durable, one file; memory: gone at exit;
@@ -70,7 +83,14 @@ async function main(): Promise<void> {
     parsed = parseArgs({
       options: {
         'bind-address': { type: 'string' },
+        'secure-port': { type: 'string' },
         port: { type: 'string' },
+        'advertise-address': { type: 'string' },
+        'tls-cert-file': { type: 'string' },
+        'tls-private-key-file': { type: 'string' },
+        'tls-min-version': { type: 'string' },
+        'client-ca-file': { type: 'string' },
+        'insecure-plain-http': { type: 'boolean' },
         'data-dir': { type: 'string' },
         'storage-backend': { type: 'string' },
         'etcd-servers': { type: 'string' },
@@ -158,16 +178,46 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
-  const port = intFlag('port', v.port, 8080);
-  if (port > 65535) fail(`--port must be at most 65535, not ${port}`);
+  if (v.port !== undefined) {
+    fail('--port (plain HTTP) is gone: the server serves HTTPS on --secure-port (default 6443); --insecure-plain-http serves plain HTTP there, on loopback only');
+  }
+  const port = intFlag('secure-port', v['secure-port'], CLI_DEFAULTS.securePort);
+  if (port > 65535) fail(`--secure-port must be at most 65535, not ${port}`);
+  const plainHttp = v['insecure-plain-http'] === true;
+  const bindAddress = v['bind-address'] ?? (plainHttp ? DEFAULTS.bindAddress : CLI_DEFAULTS.bindAddress);
+  for (const flag of ['bind-address', 'advertise-address'] as const) {
+    const ip = flag === 'bind-address' ? bindAddress : v[flag];
+    if (ip !== undefined && !parseIP(ip)) fail(`invalid argument ${JSON.stringify(ip)} for "--${flag}" flag: not an IP address`);
+  }
+  if (plainHttp && !isLoopback(bindAddress)) {
+    fail(`--insecure-plain-http serves only on a loopback address (127.0.0.1 or ::1), not on ${bindAddress}: every caller on the network could read and change the cluster unencrypted`);
+  }
+  const tlsFlags = ['tls-cert-file', 'tls-private-key-file', 'tls-min-version', 'client-ca-file'] as const;
+  if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
+  if ((v['tls-cert-file'] === undefined) !== (v['tls-private-key-file'] === undefined)) fail('--tls-cert-file and --tls-private-key-file must be given together');
+  let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
+  try {
+    if (v['tls-min-version'] !== undefined) tlsMinVersion = parseTlsMinVersion(v['tls-min-version']);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
   let server;
   try {
     server = await createServer({
-      bindAddress: v['bind-address'] ?? DEFAULTS.bindAddress,
+      bindAddress,
       port,
+      ...(plainHttp
+        ? { plainHttp }
+        : {
+            tlsMinVersion,
+            ...(v['tls-cert-file'] !== undefined ? { tlsCertFile: resolve(v['tls-cert-file']) } : {}),
+            ...(v['tls-private-key-file'] !== undefined ? { tlsPrivateKeyFile: resolve(v['tls-private-key-file']) } : {}),
+            ...(v['client-ca-file'] !== undefined ? { clientCaFile: resolve(v['client-ca-file']) } : {}),
+          }),
+      ...(v['advertise-address'] !== undefined ? { advertiseAddress: v['advertise-address'] } : {}),
       dataDir,
       storageBackend: backend,
       ...(backend === 'etcd' ? { etcdServers, ...(etcdPrefix !== undefined ? { etcdPrefix } : {}) } : {}),
@@ -208,6 +258,7 @@ async function main(): Promise<void> {
   writeFileSync(kubeconfigPath, server.kubeconfig(), { mode: 0o600 });
   process.stdout.write(
     `orch-apiserver ${PACKAGE_VERSION} serving ${server.url} (storage: ${server.storageBackend}${backend === 'sqlite' ? ` in ${dataDir}` : ''}${backend === 'etcd' ? ` at ${etcdServers.join(',')} under ${etcdPrefix ?? DEFAULT_ETCD_PREFIX}` : ''}, API domain ${server.names.domain}, ready in ${readyMs.toFixed(0)} ms)\n` +
+      `${domainBanner(server.names.domain)}\n` +
       `kubeconfig written to ${kubeconfigPath}; try: KUBECONFIG=${kubeconfigPath} kubectl get namespaces\n\n` +
       server.kubeconfig(),
   );

@@ -75,12 +75,12 @@ function stopper(proc, cleanup) {
 export async function startServer(backend, { timeoutMs = 30_000 } = {}) {
   const dataDir = tempDir(backend);
   const started = process.hrtime.bigint();
-  const proc = spawn(process.execPath, [MAIN, '--port', '0', '--data-dir', dataDir, '--storage-backend', backend, '--log-level', 'silent'], {
+  const proc = spawn(process.execPath, [MAIN, '--secure-port', '0', '--bind-address', '127.0.0.1', '--insecure-plain-http', '--data-dir', dataDir, '--storage-backend', backend, '--log-level', 'silent'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = stopper(proc, () => rmSync(dataDir, { recursive: true, force: true }));
   try {
-    const m = await awaitLine(proc, /serving (http:\/\/\S+)/, timeoutMs, `orch-apiserver (${backend})`);
+    const m = await awaitLine(proc, /serving (https?:\/\/\S+)/, timeoutMs, `orch-apiserver (${backend})`);
     const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
     return { url: m[1], pid: proc.pid, readyMs, dataDir, stop };
   } catch (e) {

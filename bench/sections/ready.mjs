@@ -49,7 +49,7 @@ export async function benchReady({ cfg, backend, record }) {
   });
   record({
     id: 'ready.inproc',
-    measure: 'time to ready, createServer() (ms)',
+    measure: 'time to ready, createServer() with TLS, certificates made (ms)',
     backend,
     values: inproc,
     baseline: { what: 'http.createServer().listen() in a fresh process', values: inprocBase },

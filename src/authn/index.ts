@@ -4,8 +4,15 @@
  * knows that does not hold: forged, expired, revoked). The union of several tries each in turn;
  * the first that recognises the credential decides.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TlsPeer } from '../http/listener.js';
 import type { UserInfo } from '../machinery/user-info.js';
+
+/** What an authenticator may look at: the request's headers and what the TLS handshake verified. */
+export interface AuthenticationRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly tls?: TlsPeer;
+}
 
 export type AuthenticationResult =
   | { readonly kind: 'user'; readonly user: UserInfo; readonly audiences?: readonly string[] }
@@ -18,7 +25,7 @@ export interface Authenticator {
    * Does not throw for a bad credential (that is an `error` result); throws only when it cannot
    * decide at all (the signal aborted).
    */
-  authenticate(req: IncomingMessage, signal: AbortSignal): Promise<AuthenticationResult>;
+  authenticate(req: AuthenticationRequest, signal: AbortSignal): Promise<AuthenticationResult>;
 }
 
 /** The user of a request that carries no credential, when anonymous requests are allowed. */

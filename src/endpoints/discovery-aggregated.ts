@@ -12,6 +12,7 @@ import { APIGroupDiscoveryList } from '../schema/apidiscovery.js';
 import type { AggregatedDocument } from './discovery-aggregated-doc.js';
 import type { RequestContext } from '../machinery/request-context.js';
 import { isPretty, protobufFor } from './respond.js';
+import { firstHeader } from '../http/headers.js';
 
 export const AGGREGATED_KIND = 'APIGroupDiscoveryList';
 export const AGGREGATED_VERSIONS = ['v2', 'v2beta1'] as const;
@@ -49,8 +50,7 @@ export function negotiateAggregated(ctx: RequestContext, group: string): Aggrega
  * whole value, no lists, no `*`, no weak `W/` tags (a client sends back the ETag it was given).
  */
 function notModified(ctx: RequestContext, etag: string): boolean {
-  const first = ctx.req.headersDistinct['if-none-match']?.[0];
-  return first === etag;
+  return firstHeader(ctx.req, 'if-none-match') === etag;
 }
 
 /** Writes the document in the chosen form, or 304 when the client already has it. */

@@ -18,6 +18,7 @@ import { handleWatch } from './handlers/watch.js';
 import { handleView } from './handlers/view.js';
 import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from '../machinery/request-context.js';
+import { checkPathNames } from './path-names.js';
 import { negotiateOutput } from './respond.js';
 import { conversionSupport } from './transform/convert.js';
 import type { ResourceRequestInfo } from './request-info.js';
@@ -78,6 +79,8 @@ export function createResourceRouter(
     if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) throw notFoundResource();
     const ep = endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
     if (!ep) throw notFoundResource();
+    // An empty segment (`namespaces//configmaps`, `configmaps//status`) names nothing.
+    if (info.parts.includes('') || (info.inNamespace && !info.namespace)) throw notFoundResource();
     const { def } = ep;
     if (!def.namespaced && info.inNamespace) throw notFoundResource();
     if (def.namespaced && !info.namespace && (info.name || info.verb === 'create' || info.verb === 'deletecollection')) {
@@ -101,6 +104,7 @@ export function createResourceRouter(
     if (!info.name && (verb === 'update' || verb === 'patch')) throw errors.methodNotAllowed();
     // A watch of one object is a filtered collection watch: allowed wherever watch is.
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
+    checkPathNames(info);
     // A kind without a protobuf form answers nothing in protobuf, errors included.
     ctx.protobufRefused = protobufGaps(sub?.kind === 'view' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.

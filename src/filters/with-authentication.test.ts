@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger, serveChain, type ChainServer } from '../../test/helpers/chain-server.js';
-import type { AuthenticationResult, Authenticator } from '../authn/index.js';
+import type { AuthenticationRequest, AuthenticationResult, Authenticator } from '../authn/index.js';
 import { withAuthentication } from './with-authentication.js';
 
 let s: ChainServer | undefined;
@@ -9,7 +8,7 @@ afterEach(() => s?.close());
 
 /** Decides by the bearer token: `good` is jane, `forged` is an error, none is no opinion. */
 const tokens: Authenticator = {
-  async authenticate(req: IncomingMessage): Promise<AuthenticationResult> {
+  async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult> {
     const auth = req.headers.authorization;
     if (!auth) return { kind: 'no-opinion' };
     if (auth === 'Bearer good') return { kind: 'user', user: { username: 'jane', uid: '42', groups: ['dev', 'system:authenticated'] } };

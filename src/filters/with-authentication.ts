@@ -18,7 +18,7 @@ export interface AuthenticationOptions {
 
 export function withAuthentication(authenticator: Authenticator, opts: AuthenticationOptions): Filter<RequestContext> {
   return async (ctx, next) => {
-    const result = await authenticator.authenticate(ctx.req, ctx.signal);
+    const result = await authenticator.authenticate({ headers: ctx.req.headers, ...(ctx.tls ? { tls: ctx.tls } : {}) }, ctx.signal);
     switch (result.kind) {
       case 'user':
         ctx.user = result.user;
@@ -26,7 +26,7 @@ export function withAuthentication(authenticator: Authenticator, opts: Authentic
       case 'error':
         // The client hears only "Unauthorized"; the operator learns why. Authenticators keep
         // credentials out of their error messages.
-        opts.log.info('unable to authenticate the request', { path: ctx.url.pathname, error: result.error.message });
+        opts.log.info('unable to authenticate the request', { path: ctx.path, error: result.error.message });
         throw errors.unauthorized();
       case 'no-opinion':
         if (!opts.anonymous) throw errors.unauthorized();

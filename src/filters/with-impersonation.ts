@@ -7,7 +7,6 @@
  * as the impersonated user, who is in system:authenticated unless the groups say otherwise.
  * Present only when an authorizer is configured.
  */
-import type { IncomingMessage } from 'node:http';
 import type { AuthorizationAttributes, Authorizer } from '../authz/index.js';
 import type { Filter } from '../http/context.js';
 import { errors } from '../machinery/errors.js';
@@ -46,7 +45,7 @@ export function asksToImpersonate(headers: Readonly<Record<string, unknown>>): b
 }
 
 /** Every value of every header, in order, repeated headers kept apart (Node joins some with commas). */
-function headerValues(req: IncomingMessage): Map<string, string[]> {
+function headerValues(req: { readonly rawHeaders: readonly string[] }): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {

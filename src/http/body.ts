@@ -2,7 +2,7 @@
  * Reads a request body up to a byte limit. A body over the limit is refused as soon as the
  * limit is crossed (or at once from Content-Length), never buffered whole.
  */
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from './listener.js';
 
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -10,7 +10,7 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readBody(req: HttpRequest, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();

@@ -1,11 +1,22 @@
 /** The transport-level state of one request; the request context (machinery) extends it. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse, TlsPeer } from './listener.js';
 import type { ResponseRecord } from './response-recorder.js';
 
 export interface HttpContext {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  /** HTTP/1.1 or HTTP/2 (Node's compatibility API); see listener.ts. */
+  readonly req: HttpRequest;
+  readonly res: HttpResponse;
+  /** The client's TLS certificate as the handshake verified it; absent on plain HTTP. */
+  readonly tls?: TlsPeer;
+  /**
+   * The query in `searchParams`; `pathname` is WHATWG-normalised, for display only: route and
+   * authorize by `path`.
+   */
   readonly url: URL;
+  /** The request path as sent: percent-decoded, never normalised (`.`, `..` and empty segments kept). */
+  readonly path: string;
+  /** Why the request target could not be parsed (answered 400 by the request-info filter); absent when it could. */
+  readonly targetError?: string;
   /** Aborted when the client goes away or the request deadline passes (filters may narrow it). */
   signal: AbortSignal;
   readonly startedAt: bigint;

@@ -6,6 +6,7 @@
  * writes made by any code holding the response, for node:http and for the http2 compatibility API.
  */
 import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from './listener.js';
 
 export interface ResponseRecord {
   /** The status code sent with the headers; undefined while none was sent. */
@@ -23,9 +24,12 @@ function byteLength(chunk: unknown, encoding: unknown): number {
 }
 
 /** Starts recording `res`; call once, before anything is written. */
-export function recordResponse(res: ServerResponse): ResponseRecord {
+export function recordResponse(response: HttpResponse): ResponseRecord {
+  // The http2 compatibility response has the same four methods; its end() writes through write().
+  const res = response as ServerResponse;
   let status: number | undefined;
   let bytes = 0;
+  let ending = false;
   const sent = (code: number): void => {
     status ??= code;
   };
@@ -40,13 +44,18 @@ export function recordResponse(res: ServerResponse): ResponseRecord {
   };
   res.write = function (this: ServerResponse, chunk: Chunk, ...rest: unknown[]) {
     sent(this.statusCode);
-    bytes += byteLength(chunk, rest[0]);
+    if (!ending) bytes += byteLength(chunk, rest[0]);
     return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
   } as ServerResponse['write'];
   res.end = function (this: ServerResponse, ...args: unknown[]) {
     sent(this.statusCode);
     if (typeof args[0] !== 'function') bytes += byteLength(args[0], args[1]);
-    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    ending = true;
+    try {
+      return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } finally {
+      ending = false;
+    }
   } as ServerResponse['end'];
   return {
     get status() {

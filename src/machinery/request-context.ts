@@ -3,8 +3,9 @@
  * filters set on the way in, in the chain's order (src/server/chain.ts). Never a string-keyed bag:
  * a new concern adds a field here, named and documented.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpContext } from '../http/context.js';
+import type { HttpRequest, HttpResponse, TlsPeer } from '../http/listener.js';
+import { parseRequestTarget, RequestTargetError, type RequestTarget } from '../http/request-target.js';
 import { recordResponse } from '../http/response-recorder.js';
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './user-info.js';
@@ -49,15 +50,29 @@ export interface RequestContextOptions {
   protobufMediaType?: string;
   /** Aborted when the client goes away; the deadline filter narrows it. */
   signal: AbortSignal;
+  /** What the TLS handshake learned of the client; absent on plain HTTP. */
+  tls?: TlsPeer;
 }
 
 /** A fresh context for one request, its response recorded from the first byte. */
-export function createRequestContext(req: IncomingMessage, res: ServerResponse, opts: RequestContextOptions): RequestContext {
+export function createRequestContext(req: HttpRequest, res: HttpResponse, opts: RequestContextOptions): RequestContext {
   let info: RequestInfo | undefined;
+  let target: RequestTarget;
+  let targetError: string | undefined;
+  try {
+    target = parseRequestTarget(req.url ?? '/');
+  } catch (e) {
+    if (!(e instanceof RequestTargetError)) throw e;
+    targetError = e.message;
+    target = parseRequestTarget('/');
+  }
   return {
     req,
     res,
-    url: new URL(req.url ?? '/', 'http://localhost'),
+    ...(opts.tls ? { tls: opts.tls } : {}),
+    url: target.url,
+    path: target.path,
+    ...(targetError !== undefined ? { targetError } : {}),
     signal: opts.signal,
     startedAt: process.hrtime.bigint(),
     warnings: [],

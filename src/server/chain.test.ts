@@ -7,6 +7,7 @@ import type { Authenticator } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
 import type { FlowControl } from '../flowcontrol/index.js';
+import { createApiNames } from '../machinery/api-names.js';
 import type { ApiMetrics } from '../machinery/metrics.js';
 import type { RequestContext } from '../machinery/request-context.js';
 import { buildChain, type ChainDeps } from './chain.js';
@@ -66,6 +67,12 @@ describe('buildChain', () => {
 
   it('leaves out what is not configured, as the server runs today', () => {
     expect(buildChain(base).map((s) => s.name)).toEqual(['panic-recovery', 'request-info', 'metrics', 'deadline']);
+  });
+
+  it('ends with the domain hints on a server whose API domain is not k8s.io, and leaves them out under k8s.io', () => {
+    const hints = (domain: string): ChainDeps['domainHints'] => ({ names: createApiNames(domain), isServedGroup: () => false });
+    expect(buildChain({ ...base, ...everySeam([]), domainHints: hints('orch.io') }).map((s) => s.name).slice(-2)).toEqual(['authorization', 'domain-hints']);
+    expect(buildChain({ ...base, domainHints: hints('k8s.io') }).map((s) => s.name)).toEqual(['panic-recovery', 'request-info', 'metrics', 'deadline']);
   });
 
   it('runs a request through the steps in that order, each seeing what the earlier ones set', async () => {

@@ -11,12 +11,14 @@ import { withAuditContext } from '../filters/with-audit-context.js';
 import { withAuthentication } from '../filters/with-authentication.js';
 import { withAuthorization } from '../filters/with-authorization.js';
 import { withDeadline } from '../filters/with-deadline.js';
+import { withDomainHints } from '../filters/with-domain-hints.js';
 import { withFlowControl } from '../filters/with-flow-control.js';
 import { withImpersonation } from '../filters/with-impersonation.js';
 import { withMetrics } from '../filters/with-metrics.js';
 import { withPanicRecovery } from '../filters/with-panic-recovery.js';
 import { withRequestInfo, type RequestInfoResolver } from '../filters/with-request-info.js';
 import type { Filter } from '../http/context.js';
+import type { ApiNames } from '../machinery/api-names.js';
 import type { Logger } from '../machinery/logger.js';
 import type { ApiMetrics } from '../machinery/metrics.js';
 import type { RequestContext } from '../machinery/request-context.js';
@@ -36,6 +38,11 @@ export interface ChainDeps {
   /** The authentication group as served (`authentication.orch.io`), where impersonation's userextras and uids live. */
   authenticationGroup: string;
   flowControl?: FlowControl;
+  /**
+   * The server's API names, for the hints a Kubernetes client gets on a server of another domain;
+   * `isServedGroup` tells the k8s.io groups someone defined on purpose. No hints without (or under k8s.io).
+   */
+  domainHints?: { names: ApiNames; isServedGroup(group: string): boolean };
 }
 
 export interface ChainStep {
@@ -45,6 +52,11 @@ export interface ChainStep {
 }
 
 const step = (name: string, filter: Filter<RequestContext>): ChainStep => ({ name, filter });
+
+function domainHintsStep(deps: ChainDeps['domainHints']): ChainStep | undefined {
+  const filter = deps && withDomainHints(deps.names, deps.isServedGroup);
+  return filter && step('domain-hints', filter);
+}
 
 export function buildChain(c: ChainDeps): ChainStep[] {
   const steps: (ChainStep | false | undefined)[] = [
@@ -58,6 +70,8 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     c.authorizer && step('impersonation', withImpersonation(c.authorizer, { authenticationGroup: c.authenticationGroup })),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
     c.authorizer && step('authorization', withAuthorization(c.authorizer, c.log)),
+    // Innermost: it explains what the handler answers (a fallback, a 404, 406 or 415), nothing earlier.
+    domainHintsStep(c.domainHints),
   ];
   return steps.filter((s): s is ChainStep => Boolean(s));
 }

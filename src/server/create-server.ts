@@ -2,8 +2,7 @@
  * The composition root: the only place that constructs the store backend, the cache, admission,
  * the registry, controllers and the HTTP listener. `createServer` returns a running server.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
@@ -18,6 +17,7 @@ import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
 import { versionInfo } from '../endpoints/version.js';
+import { listen } from '../http/listener.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
@@ -41,21 +41,42 @@ import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
+import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
 import { createLogger } from './logger.js';
+import type { Logger } from '../machinery/logger.js';
 import { createApiMetrics } from './metrics.js';
-import { DEFAULTS, type ServerOptions } from './options.js';
+import { DEFAULTS, TLS_VERSION_NAMES, type ServerOptions } from './options.js';
 import { createRequestListener } from './request-listener.js';
+import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
+import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
+
+/** What a client needs to reach a secure server as its administrator. */
+export interface ServerTls {
+  /** PEM of the CA that signed the serving certificate; absent when the certificate came from `tlsCertFile`. */
+  readonly caPem?: string;
+  /** The administrator's client certificate and key (CN orch-admin, O system:masters), PEM; absent with an operator's `clientCaFile`. */
+  readonly adminCertPem?: string;
+  readonly adminKeyPem?: string;
+  /**
+   * `{ ca, cert, key }`: ready to spread into the options of `https.request`, `https.Agent`,
+   * `http2.connect` and `tls.connect`, or to pass as `connect` to undici's `Agent` (a fetch dispatcher).
+   */
+  readonly clientOptions: { ca?: string; cert?: string; key?: string };
+}
 
 export interface OrchServer {
-  /** `http://host:port` of the listener. */
+  /** `https://host:port` of the listener (`http://` in plain-HTTP mode); a wildcard bind address shows as loopback. */
   readonly url: string;
+  /** The TLS material clients need; absent in plain-HTTP mode. */
+  readonly tls?: ServerTls;
   readonly host: string;
   readonly port: number;
   readonly names: ApiNames;
   readonly storageBackend: RevisionedKV['backend'];
-  /** A kubeconfig pointing at this server. */
+  /** A kubeconfig pointing at this server, with its CA and the administrator's credentials when there are. */
   kubeconfig(): string;
   close(): Promise<void>;
 }
@@ -73,7 +94,17 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
+  const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
+  const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   const kv = await openStore(options);
+  const location = storeLocation(kv.backend, options);
+  if (location) {
+    // Refused before anything is written, and closed, so the caller may open the store again.
+    await claimStoreDomain(kv, names.domain, names.systemNamespace, location).catch(async (e: unknown) => {
+      await kv.close();
+      throw e;
+    });
+  }
   const runtimeConfig = parseRuntimeConfig(options.runtimeConfig);
   const cache = new WatchCache(kv, options.watchCache);
 
@@ -162,38 +193,40 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
     // Plain HTTP, as Kubernetes' old insecure port: every caller is system:unsecured in system:masters.
+    // Until authentication lands, HTTPS callers are treated alike (the server warns beyond loopback).
     authenticator: unsecuredAuthenticator(),
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
+    domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
-  const http: Server = createHttpServer(createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType }));
-  http.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, options.bindAddress ?? DEFAULTS.bindAddress, () => {
-      http.off('error', reject);
-      resolve();
-    });
+  const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });
+  const listener = await listen({
+    host: bindAddress,
+    port: options.port ?? 0,
+    handler: onRequest,
+    configure: answerOutsideHandlers,
+    ...(material
+      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
+      : {}),
   });
-  const address = http.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const address = listener.address;
+  const url = localUrl(listener.scheme, address.address, address.family, address.port);
+  const tls = material ? serverTls(material) : undefined;
+  const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
   return {
     url,
+    ...(tls ? { tls } : {}),
     host: address.address,
     port: address.port,
     names,
     storageBackend: kv.backend,
-    kubeconfig: () => kubeconfigFor(url),
+    kubeconfig: () => kubeconfig,
     close() {
       closing ??= (async () => {
         for (const c of controllers) c.stop();
         cache.close();
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeAllConnections();
-        });
+        await listener.close();
         await kv.close();
       })();
       return closing;
@@ -210,6 +243,45 @@ function answerersOf(names: ApiNames, reviews: ReviewAnswerers): Map<string, Ans
     [`${group}/selfsubjectaccessreviews`, reviews.selfSubjectAccessReview],
     [`${group}/selfsubjectrulesreviews`, reviews.selfSubjectRulesReview],
   ]);
+}
+
+/**
+ * The TLS material, or undefined in plain-HTTP mode (checked here, before anything is opened: plain
+ * HTTP only on loopback).
+ */
+async function servingMaterial(options: ServerOptions, bindAddress: string, serviceIP: string, log: Logger): Promise<ServingMaterial | undefined> {
+  if (options.plainHttp) {
+    if (!isLoopback(bindAddress)) {
+      throw new Error(
+        `plain HTTP is served only on a loopback address (127.0.0.1 or ::1), not on ${bindAddress}: every caller on the network could read and change the cluster unencrypted. ` +
+          'Listen on loopback (--bind-address=127.0.0.1) or serve HTTPS (leave out --insecure-plain-http).',
+      );
+    }
+    log.warn('SERVING PLAIN HTTP WITHOUT TLS: traffic is unencrypted and client certificates are impossible; meant for tests and local tools only', { bindAddress });
+    return undefined;
+  }
+  if (!isLoopback(bindAddress)) {
+    // Until authentication exists (issue 9's next step) TLS keeps traffic private but lets every caller in.
+    log.warn('listening beyond loopback, and callers are not authenticated yet: whoever reaches this address has full access', { bindAddress });
+  }
+  const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
+  return loadServingMaterial({
+    ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+    ...(options.tlsCertFile !== undefined ? { tlsCertFile: options.tlsCertFile } : {}),
+    ...(options.tlsPrivateKeyFile !== undefined ? { tlsPrivateKeyFile: options.tlsPrivateKeyFile } : {}),
+    ...(options.clientCaFile !== undefined ? { clientCaFile: options.clientCaFile } : {}),
+    altNames: servingAltNames({ hostName: hostname(), serviceIP, addresses: [advertised, bindAddress] }),
+    log,
+  });
+}
+
+function serverTls(material: ServingMaterial): ServerTls {
+  const { servingCaPem: caPem, admin } = material;
+  return {
+    ...(caPem ? { caPem } : {}),
+    ...(admin ? { adminCertPem: admin.certPem, adminKeyPem: admin.keyPem } : {}),
+    clientOptions: { ...(caPem ? { ca: caPem } : {}), ...(admin ? { cert: admin.certPem, key: admin.keyPem } : {}) },
+  };
 }
 
 async function openStore(options: ServerOptions): Promise<RevisionedKV> {

@@ -4,10 +4,28 @@ import type { CacheOptions } from '../storage/cacher/cache.js';
 import type { Logger, LogLevel } from '../machinery/logger.js';
 
 export interface ServerOptions {
-  /** Address to listen on; loopback by default, since nothing authenticates callers yet. */
+  /**
+   * Address to listen on; loopback unless told otherwise (the library and, until callers are
+   * authenticated, the CLI's `--bind-address`; kube-apiserver's default is 0.0.0.0).
+   */
   bindAddress?: string;
-  /** Port; 0 picks a free one. */
+  /** Port of the listener (`--secure-port`); 0 picks a free one. */
   port?: number;
+  /**
+   * Serve plain HTTP/1.1 instead of HTTPS (`--insecure-plain-http`): for test suites and local tools
+   * that are about something other than transport security. Refused unless `bindAddress` is a
+   * loopback address; logged as a warning at every start.
+   */
+  plainHttp?: boolean;
+  /** PEM serving certificate (chain) and its key (`--tls-cert-file`, `--tls-private-key-file`); generated when absent. */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  /** Lowest TLS version accepted, in Kubernetes' names (default VersionTLS12). */
+  tlsMinVersion?: TlsVersionName;
+  /** PEM CA bundle client certificates are verified against (`--client-ca-file`); the server's own CA when absent. */
+  clientCaFile?: string;
+  /** The address the server is known by in the cluster (`--advertise-address`); goes into the generated serving certificate. */
+  advertiseAddress?: string;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
   dataDir?: string;
   storageBackend?: 'sqlite' | 'memory' | 'etcd';
@@ -59,13 +77,33 @@ export interface ServerOptions {
   logger?: Logger;
 }
 
+/** `--tls-min-version` values; TLS 1.0 and 1.1, which Node's OpenSSL no longer offers, are left out. */
+export const TLS_VERSION_NAMES = { VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' } as const;
+export type TlsVersionName = keyof typeof TLS_VERSION_NAMES;
+
+export function parseTlsMinVersion(text: string): TlsVersionName {
+  if (Object.hasOwn(TLS_VERSION_NAMES, text)) return text as TlsVersionName;
+  throw new Error(`--tls-min-version: unknown TLS version ${JSON.stringify(text)}; use one of ${Object.keys(TLS_VERSION_NAMES).join(', ')}`);
+}
+
 export const DEFAULTS = {
+  /** The library's listen address (the CLI's is CLI_DEFAULTS.bindAddress). */
   bindAddress: '127.0.0.1',
+  tlsMinVersion: 'VersionTLS12',
   apiDomain: 'orch.io',
   watchHistoryMs: 5 * 60 * 1000,
   maxRequestBodyBytes: 3 * 1024 * 1024,
   requestTimeoutSeconds: 60,
   minRequestTimeoutSeconds: 1800,
+} as const;
+
+/**
+ * Where the command differs from the library. kube-apiserver binds every interface; this server
+ * stays on loopback until it authenticates callers, since whoever reaches it has full access.
+ */
+export const CLI_DEFAULTS = {
+  bindAddress: '127.0.0.1',
+  securePort: 6443,
 } as const;
 
 /** Parses durations as Go writes them: `300ms`, `90s`, `5m`, `1h30m`; a bare number is seconds. */

@@ -13,6 +13,7 @@ import { respondValue } from '../endpoints/respond.js';
 import { writeBody, writeText } from '../http/respond.js';
 import { errors } from '../machinery/errors.js';
 import type { ServerMetrics } from './metrics.js';
+import { requestHost } from '../http/headers.js';
 
 export interface RouteDeps {
   discovery: DiscoveryDocuments;
@@ -51,6 +52,8 @@ export function createRouter(deps: RouteDeps) {
     if (info.isResourceRequest) return deps.routeResource(ctx, info);
     const method = ctx.req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowed();
+    // An empty inner segment (`//`, `/api//v1`) names no document; trailing slashes are tolerated.
+    if (/\/\/./.test(info.path) || info.path.startsWith('//')) throw notFoundResource();
     const path = info.path.replace(/\/+$/, '') || '/';
     const segs = path.split('/').filter(Boolean);
     if (path === '/') return respondValue(ctx, 200, { paths: rootPaths() });
@@ -69,7 +72,7 @@ export function createRouter(deps: RouteDeps) {
       if (choice) return respondAggregated(ctx, deps.apiDiscoveryGroup, discovery.aggregated(path === '/api' ? 'api' : 'apis'), choice);
     }
     if (path === '/api') {
-      const host = ctx.req.headers.host ?? '';
+      const host = requestHost(ctx.req);
       return respondValue(ctx, 200, discovery.apiVersions(host));
     }
     if (path === '/apis') return respondValue(ctx, 200, discovery.apiGroupList());

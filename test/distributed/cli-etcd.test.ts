@@ -41,7 +41,7 @@ describe.skipIf(skip)('orch-apiserver --storage-backend=etcd', () => {
 
   it('exits 1 when etcd cannot be reached', async () => {
     const dir = tempDir();
-    const r = await runCli(['--port', '0', '--data-dir', dir, '--storage-backend=etcd', '--etcd-servers=http://127.0.0.1:1']);
+    const r = await runCli(['--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir, '--storage-backend=etcd', '--etcd-servers=http://127.0.0.1:1']);
     rmSync(dir, { recursive: true, force: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot reach etcd at http:\/\/127\.0\.0\.1:1/);

@@ -33,7 +33,7 @@ describe.concurrent('flags that end at once', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: orch-apiserver \[flags\]$/m);
-    for (const flag of ['--port', '--data-dir', '--storage-backend', '--etcd-servers', '--etcd-prefix', '--api-domain', '--runtime-config', '--watch-history', '--max-request-body-bytes', '--version', '--help']) {
+    for (const flag of ['--secure-port', '--bind-address', '--advertise-address', '--tls-cert-file', '--tls-private-key-file', '--tls-min-version', '--client-ca-file', '--insecure-plain-http', '--data-dir', '--storage-backend', '--etcd-servers', '--etcd-prefix', '--api-domain', '--runtime-config', '--watch-history', '--max-request-body-bytes', '--version', '--help']) {
       expect(r.stdout).toContain(flag);
     }
   });
@@ -47,8 +47,15 @@ describe.concurrent('flags that end at once', () => {
   it.each([
     [['--no-such-flag'], /no-such-flag/],
     [['positional'], /positional/],
-    [['--port', 'eighty'], /--port must be a non-negative integer/],
-    [['--port', '70000'], /--port must be at most 65535/],
+    [['--secure-port', 'eighty'], /--secure-port must be a non-negative integer/],
+    [['--secure-port', '70000'], /--secure-port must be at most 65535/],
+    [['--port', '8080'], /--port \(plain HTTP\) is gone: the server serves HTTPS on --secure-port/],
+    [['--bind-address=somewhere'], /invalid argument "somewhere" for "--bind-address" flag/],
+    [['--advertise-address=10.0.0.300'], /invalid argument "10.0.0.300" for "--advertise-address" flag/],
+    [['--tls-min-version=VersionTLS11'], /--tls-min-version: unknown TLS version "VersionTLS11"; use one of VersionTLS12, VersionTLS13/],
+    [['--tls-cert-file=/nonexistent.crt'], /--tls-cert-file and --tls-private-key-file must be given together/],
+    [['--insecure-plain-http', '--bind-address=0.0.0.0'], /--insecure-plain-http serves only on a loopback address \(127.0.0.1 or ::1\), not on 0.0.0.0/],
+    [['--insecure-plain-http', '--client-ca-file=/ca.crt'], /--insecure-plain-http cannot be combined with --client-ca-file/],
     [['--api-domain=Orch_IO'], /--api-domain must be a lowercase DNS name/],
     [['--storage-backend=postgres'], /--storage-backend must be sqlite, memory or etcd/],
     [['--storage-backend=etcd'], /--storage-backend=etcd needs --etcd-servers/],
@@ -64,7 +71,7 @@ describe.concurrent('flags that end at once', () => {
   ])('%j exits 2 with a message on stderr', async (args, message) => {
     const dir = tempDir();
     cleanup.push(dir);
-    const r = await runCli(['--port', '0', '--data-dir', dir, ...args]);
+    const r = await runCli(['--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir, ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain('--help');
@@ -73,7 +80,7 @@ describe.concurrent('flags that end at once', () => {
 });
 
 describe.concurrent('startup', () => {
-  it('with --port 0 prints the real address and a kubeconfig, and writes the kubeconfig to the data dir', async () => {
+  it('with --secure-port 0 prints the real address and a kubeconfig, and writes the kubeconfig to the data dir', async () => {
     const s = await serve([]);
     expect(s.port).toBeGreaterThan(0);
     expect(s.url).toBe(`http://127.0.0.1:${s.port}`);
@@ -81,6 +88,9 @@ describe.concurrent('startup', () => {
     expect(out).toContain(`serving http://127.0.0.1:${s.port}`);
     expect(out).toContain('storage: sqlite');
     expect(out).toContain('API domain orch.io');
+    // Which clients fit this domain, before anyone meets a failing kubectl.
+    expect(out).toContain("API domain orch.io: groups, media types and annotations are named *.orch.io, for clients written for orch.io");
+    expect(out).toContain("kubectl and other Kubernetes clients need Kubernetes' names: start with --api-domain=k8s.io for them");
     const path = join(s.dataDir, 'kubeconfig');
     expect(out).toContain(`kubeconfig written to ${path}`);
     expect(out).toContain(`server: http://127.0.0.1:${s.port}`);
@@ -101,7 +111,7 @@ describe.concurrent('startup', () => {
     const s = await serve([]);
     const dir = tempDir();
     cleanup.push(dir);
-    const r = await runCli(['--port', String(s.port), '--data-dir', dir]);
+    const r = await runCli(['--secure-port', String(s.port), '--bind-address', '127.0.0.1', '--data-dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot start: .*EADDRINUSE/);
   });
@@ -140,6 +150,7 @@ describe.concurrent('startup', () => {
   it('--api-domain=k8s.io serves Kubernetes names: kube-system and friends', async () => {
     const s = await serve(['--api-domain=k8s.io']);
     expect(s.stdout()).toContain('API domain k8s.io');
+    expect(s.stdout()).toContain("API domain k8s.io: Kubernetes' own names, for kubectl, client-go, @kubernetes/client-node, Helm and other Kubernetes clients");
     const r = await httpCall(s.url, 'GET', '/api/v1/namespaces');
     expect(r.body.items.map((n: any) => n.metadata.name)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
   });

@@ -8,7 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlPicks, loggedRequests, runKubectl, spawnKubectl, type Kubectl, type Run } from '../helpers/kubectl.js';
+import { kubectlPicks, loggedRequests, pkiFlags, runKubectl, spawnKubectl, type Kubectl, type Run } from '../helpers/kubectl.js';
 import { httpCall } from '../helpers/server.js';
 import { ensureBuilt, startCli, tempDir, type CliServer } from './helpers/cli.js';
 
@@ -22,7 +22,7 @@ describe.skipIf(kubectls.length === 0)('kubectl against the CLI server', () => {
 
   beforeAll(async () => {
     console.log(`kubectl e2e: ${ensureBuilt()}`);
-    server = await startCli();
+    server = await startCli([], { tls: true });
     work = tempDir('orch-kubectl-');
     // A HOME of its own keeps kubectl's discovery cache out of the user's ~/.kube.
     home = join(work, 'home');
@@ -34,10 +34,10 @@ describe.skipIf(kubectls.length === 0)('kubectl against the CLI server', () => {
     if (server) rmSync(server.dataDir, { recursive: true, force: true });
   });
 
-  /** Runs kubectl with the kubeconfig the server wrote (or with only --server when `serverFlag`). */
+  /** Runs kubectl with the kubeconfig the server wrote (or with only flags, --server and the files in DATA/pki, when `serverFlag`). */
   const run = (k: Kubectl, args: string[], opts: { serverFlag?: boolean } = {}): Promise<Run> => {
     const env = { HOME: home, KUBECONFIG: opts.serverFlag ? join(work, 'none') : join(server.dataDir, 'kubeconfig') };
-    return runKubectl(k.bin, opts.serverFlag ? [`--server=${server.url}`, ...args] : args, { env, timeoutMs: 20_000 });
+    return runKubectl(k.bin, opts.serverFlag ? [`--server=${server.url}`, ...pkiFlags(server.dataDir), ...args] : args, { env, timeoutMs: 20_000 });
   };
   const manifest = (name: string, text: string): string => {
     const p = join(work, name);
@@ -47,7 +47,7 @@ describe.skipIf(kubectls.length === 0)('kubectl against the CLI server', () => {
   const configMap = (ns: string, name: string, data: Record<string, string>): string =>
     ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${name}`, `  namespace: ${ns}`, 'data:', ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`), ''].join('\n');
   const namespace = (name: string): string => ['apiVersion: v1', 'kind: Namespace', 'metadata:', `  name: ${name}`, ''].join('\n');
-  const get = (path: string) => httpCall(server.url, 'GET', path);
+  const get = (path: string) => httpCall({ url: server.url, ...(server.tls ? { tls: server.tls } : {}) }, 'GET', path);
 
   describe.each(kubectls)('$label', (k) => {
     const ns = `e2e-${k.label.replace(/\D+/g, '') || 'path'}`;
@@ -61,7 +61,7 @@ describe.skipIf(kubectls.length === 0)('kubectl against the CLI server', () => {
       expect(r.stdout.trim()).toBe(`namespace/${ns} created`);
     });
 
-    it('get ns, through the kubeconfig the server wrote and through --server alone', async () => {
+    it('get ns, through the kubeconfig the server wrote and through flags alone', async () => {
       for (const serverFlag of [false, true]) {
         const r = await run(k, ['get', 'ns', '-o', 'name'], { serverFlag });
         expect(r.code, r.stderr).toBe(0);
@@ -96,7 +96,7 @@ describe.skipIf(kubectls.length === 0)('kubectl against the CLI server', () => {
       expect(created.body.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain('"a":"1"');
 
       // The second apply sends a strategic merge patch for built-in kinds. Probe whether the server takes one.
-      const probe = await httpCall(server.url, 'PATCH', `/api/v1/namespaces/${ns}/configmaps/applied`, { body: '{}', contentType: 'application/strategic-merge-patch+json' });
+      const probe = await httpCall({ url: server.url, ...(server.tls ? { tls: server.tls } : {}) }, 'PATCH', `/api/v1/namespaces/${ns}/configmaps/applied`, { body: '{}', contentType: 'application/strategic-merge-patch+json' });
       writeFileSync(file, configMap(ns, 'applied', { a: '2', b: '3' }));
       const second = await run(k, ['apply', '--validate=false', '-f', file, '-v=6']);
       const patchLine = loggedRequests(second.stderr).find((l) => l.startsWith('PATCH '));
@@ -122,7 +122,7 @@ describe.skipIf(kubectls.length === 0)('kubectl against the CLI server', () => {
       try {
         // The list part is printed first; what comes after can only arrive through the watch.
         await until('configmap/before-watch');
-        const c = await httpCall(server.url, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'during-watch' } } });
+        const c = await httpCall({ url: server.url, ...(server.tls ? { tls: server.tls } : {}) }, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'during-watch' } } });
         expect(c.status).toBe(201);
         await until('configmap/during-watch');
       } finally {

@@ -245,7 +245,9 @@ export async function kubectlRuns(bin: string): Promise<boolean> {
 
 /**
  * Called inside a describe: a test server with `options` started before its tests and a kubectl
- * sandbox pointed at it, both gone after them. `kubectl` runs DEFAULT_KUBECTL in the sandbox.
+ * sandbox pointed at it, both gone after them. `kubectl` runs DEFAULT_KUBECTL in the sandbox. The
+ * server serves HTTPS (kubectl speaks h2 to it) and the sandbox's kubeconfig carries the CA and the
+ * administrator's certificate, as a user's would; `tls: false` asks for plain HTTP instead.
  */
 export function withKubectlServer(
   prefix: string,
@@ -254,7 +256,7 @@ export function withKubectlServer(
   let server: TestServer | undefined;
   let box: KubectlSandbox | undefined;
   beforeAll(async () => {
-    server = await startTestServer(options);
+    server = await startTestServer({ tls: true, ...options });
     box = kubectlSandbox(server.server.kubeconfig(), prefix);
   });
   afterAll(async () => {
@@ -269,4 +271,10 @@ export function withKubectlServer(
     kubectl: (...args) => sandbox().run(DEFAULT_KUBECTL, args),
     manifest: (name, text) => sandbox().manifest(name, text),
   };
+}
+
+/** kubectl flags that reach a CLI server without a kubeconfig: its CA and the admin certificate in DATA/pki. */
+export function pkiFlags(dataDir: string): string[] {
+  const pki = join(dataDir, 'pki');
+  return [`--certificate-authority=${join(pki, 'ca.crt')}`, `--client-certificate=${join(pki, 'admin.crt')}`, `--client-key=${join(pki, 'admin.key')}`];
 }

@@ -1,9 +1,18 @@
 /**
  * Test helpers: a real server on a free port (createServer, memory store unless a dataDir is given),
  * a small HTTP client returning status, headers and parsed body, and a watch reader.
+ *
+ * Transport: suites about something other than transport run the server in its explicit plain-HTTP
+ * mode on loopback (`plainHttp`), so that a failure points at what they test and their raw
+ * `node:http` probes stay simple. `startTestServer({ tls: true })` serves HTTPS as the product does,
+ * and this client then speaks HTTP/2 (ALPN h2) with the server's CA and the administrator's
+ * certificate, watches included. The README lists which suites run which way.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { connect as http2Connect, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders as Http2Headers } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type OrchServer } from '../../src/index.js';
@@ -25,9 +34,26 @@ export interface RequestOptions {
   headers?: Record<string, string | string[]>;
 }
 
+/** TLS options of a client: `{ ca, cert, key }` PEM, as OrchServer.tls.clientOptions gives them. */
+export type ClientTls = { ca?: string; cert?: string; key?: string };
+
+/**
+ * Where a request goes: a plain or https URL (HTTP/1.1), or an HTTP/2 session over TLS. The h2
+ * session is opened on first use and shared by every request of a test server.
+ */
+export interface Target {
+  url: string;
+  tls?: ClientTls;
+  h2?: () => ClientHttp2Session;
+}
+
 export interface TestServer {
   server: OrchServer;
   url: string;
+  /** Present when the server serves TLS: what a client needs (CA, admin certificate). */
+  tls?: ClientTls;
+  /** How this helper's client reaches the server. */
+  target: Target;
   request(method: string, path: string, opts?: RequestOptions): Promise<Reply>;
   get(path: string, headers?: Record<string, string>): Promise<Reply>;
   post(path: string, body: unknown, opts?: Omit<RequestOptions, 'body'>): Promise<Reply>;
@@ -56,8 +82,21 @@ export interface WatchReader {
   close(): void;
 }
 
-export function httpCall(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
-  const url = new URL(path, baseUrl);
+export function httpCall(to: string | Target, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
+  const target = typeof to === 'string' ? { url: to } : to;
+  const url = new URL(path, target.url);
+  return sendRequest(target, method, `${url.pathname}${url.search}`, opts);
+}
+
+/**
+ * Sends `requestTarget` as the request target exactly as given: no dot-segment resolution, no
+ * escaping (httpCall resolves its path against the base URL first, as clients do).
+ */
+export function rawCall(to: string | Target, method: string, requestTarget: string, opts: RequestOptions = {}): Promise<Reply> {
+  return sendRequest(typeof to === 'string' ? { url: to } : to, method, requestTarget, opts);
+}
+
+function sendRequest(target: Target, method: string, requestTarget: string, opts: RequestOptions): Promise<Reply> {
   let payload: Buffer | undefined;
   const headers: Record<string, string | string[]> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) {
@@ -65,8 +104,11 @@ export function httpCall(baseUrl: string, method: string, path: string, opts: Re
     headers['content-type'] ??= opts.contentType ?? 'application/json';
     headers['content-length'] = String(payload.length);
   }
+  if (target.h2) return h2Call(target.h2(), method, requestTarget, headers, payload);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
+    const base = new URL(target.url);
+    const where = { host: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, path: requestTarget };
+    const req = requestFor(target)({ ...where, method, headers, ...(target.tls ?? {}) }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -87,68 +129,131 @@ export function httpCall(baseUrl: string, method: string, path: string, opts: Re
   });
 }
 
-export function openWatch(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<WatchReader> {
-  const url = new URL(path, baseUrl);
+function requestFor(target: Target): typeof httpRequest {
+  return target.url.startsWith('https:') ? (httpsRequest as typeof httpRequest) : httpRequest;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The response headers of an h2 stream without the pseudo-headers, shaped as node:http's. */
+function plainHeaders(headers: Http2Headers): IncomingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !k.startsWith(':'))) as IncomingHttpHeaders;
+}
+
+function h2Stream(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string | string[]>, payload?: Buffer): ClientHttp2Stream {
+  const stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
+  if (payload !== undefined) stream.end(payload);
+  return stream;
+}
+
+function h2Call(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string | string[]>, payload?: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'GET', headers }, (res) => {
-      const events: WatchEvent[] = [];
-      const waiters: (() => void)[] = [];
-      let buffer = '';
-      let endedResolve!: () => void;
-      const ended = new Promise<void>((r) => (endedResolve = r));
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let nl: number;
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, nl).trim();
-          buffer = buffer.slice(nl + 1);
-          if (line) events.push(JSON.parse(line) as WatchEvent);
-        }
-        for (const w of waiters.splice(0)) w();
-      });
-      const finish = (): void => {
-        endedResolve();
-        for (const w of waiters.splice(0)) w();
-      };
-      res.on('end', finish);
-      res.on('close', finish);
-      let done = false;
-      res.on('close', () => (done = true));
-      resolve({
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        ended,
-        pending: () => [...events],
-        close: () => req.destroy(),
-        next(n = 1, timeoutMs = 5000) {
-          return new Promise((ok, fail) => {
-            const deadline = setTimeout(() => fail(new Error(`timed out waiting for ${n} watch events; have ${events.length}: ${JSON.stringify(events.map((e) => e.type))}`)), timeoutMs);
-            const check = (): void => {
-              if (events.length >= n) {
-                clearTimeout(deadline);
-                ok(events.splice(0, n));
-              } else if (done) {
-                clearTimeout(deadline);
-                fail(new Error(`watch ended after ${events.length} of ${n} events`));
-              } else {
-                waiters.push(check);
-              }
-            };
-            check();
-          });
-        },
-      });
+    const stream = h2Stream(session, method, path, headers, payload);
+    let status = 0;
+    let replyHeaders: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      replyHeaders = plainHeaders(h);
     });
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve({ status, headers: replyHeaders, text, body: parseJson(text) });
+    });
+    stream.on('error', reject);
+  });
+}
+
+/** The HTTP/1.1 response or h2 stream of a watch, as one readable with status and headers. */
+function watchResponse(target: Target, url: URL, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Readable; close(): void }> {
+  return new Promise((resolve, reject) => {
+    if (target.h2) {
+      const stream = h2Stream(target.h2(), 'GET', `${url.pathname}${url.search}`, headers);
+      stream.on('response', (h) => resolve({ status: Number(h[':status']), headers: plainHeaders(h), body: stream, close: () => stream.close() }));
+      stream.on('error', reject);
+      return;
+    }
+    const req = requestFor(target)(url, { method: 'GET', headers, ...(target.tls ?? {}) }, (res: IncomingMessage) =>
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res, close: () => req.destroy() }),
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
+export function openWatch(to: string | Target, path: string, headers: Record<string, string> = {}): Promise<WatchReader> {
+  const target = typeof to === 'string' ? { url: to } : to;
+  const url = new URL(path, target.url);
+  return watchResponse(target, url, headers).then(({ status, headers: replyHeaders, body: res, close }) => {
+    const events: WatchEvent[] = [];
+    const waiters: (() => void)[] = [];
+    let buffer = '';
+    let endedResolve!: () => void;
+    const ended = new Promise<void>((r) => (endedResolve = r));
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line) events.push(JSON.parse(line) as WatchEvent);
+      }
+      for (const w of waiters.splice(0)) w();
+    });
+    let done = false;
+    const finish = (): void => {
+      done = true;
+      endedResolve();
+      for (const w of waiters.splice(0)) w();
+    };
+    res.on('end', finish);
+    res.on('close', finish);
+    return {
+      status,
+      headers: replyHeaders,
+      ended,
+      pending: () => [...events],
+      close,
+      next(n = 1, timeoutMs = 5000) {
+        return new Promise((ok, fail) => {
+          const deadline = setTimeout(() => fail(new Error(`timed out waiting for ${n} watch events; have ${events.length}: ${JSON.stringify(events.map((e) => e.type))}`)), timeoutMs);
+          const check = (): void => {
+            if (events.length >= n) {
+              clearTimeout(deadline);
+              ok(events.splice(0, n));
+            } else if (done) {
+              clearTimeout(deadline);
+              fail(new Error(`watch ended after ${events.length} of ${n} events`));
+            } else {
+              waiters.push(check);
+            }
+          };
+          check();
+        });
+      },
+    };
+  });
+}
+
+export type TestServerOptions = Omit<ServerOptions, 'dataDir' | 'plainHttp'> & {
+  /** `true`: a fresh temporary SQLite directory, removed at close. */
+  dataDir?: string | true;
+  /** Serve HTTPS (h2 and http/1.1) as the product does, and talk h2 to it; plain HTTP otherwise. */
+  tls?: boolean;
+};
+
 /** Starts a server for a test; `dataDir: true` uses a fresh temporary SQLite directory. */
-export async function startTestServer(opts: Omit<ServerOptions, 'dataDir'> & { dataDir?: string | true } = {}): Promise<TestServer> {
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   let tempDir: string | undefined;
-  const { dataDir, ...rest } = opts;
+  const { dataDir, tls: secure, ...rest } = opts;
   let dir: string | undefined;
   if (dataDir === true) {
     tempDir = mkdtempSync(join(tmpdir(), 'orch-test-'));
@@ -156,20 +261,34 @@ export async function startTestServer(opts: Omit<ServerOptions, 'dataDir'> & { d
   } else {
     dir = dataDir;
   }
-  const server = await createServer({ port: 0, logLevel: 'silent', ...rest, ...(dir ? { dataDir: dir } : {}) });
+  const server = await createServer({ port: 0, logLevel: 'silent', ...(secure ? {} : { plainHttp: true }), ...rest, ...(dir ? { dataDir: dir } : {}) });
   const url = server.url;
-  const call = (method: string, path: string, o?: RequestOptions): Promise<Reply> => httpCall(url, method, path, o);
+  const tls = server.tls?.clientOptions;
+  let session: ClientHttp2Session | undefined;
+  const h2 = (): ClientHttp2Session => {
+    if (!session || session.closed || session.destroyed) {
+      session = http2Connect(url, { ...tls });
+      // A session the server cut (close) must not fail the test process.
+      session.on('error', () => undefined);
+    }
+    return session;
+  };
+  const target: Target = tls ? { url, tls, h2 } : { url };
+  const call = (method: string, path: string, o?: RequestOptions): Promise<Reply> => httpCall(target, method, path, o);
   return {
     server,
     url,
+    ...(tls ? { tls } : {}),
+    target,
     request: call,
     get: (path, headers) => call('GET', path, headers ? { headers } : {}),
     post: (path, body, o) => call('POST', path, { ...o, body }),
     put: (path, body, o) => call('PUT', path, { ...o, body }),
     patch: (path, body, contentType, o) => call('PATCH', path, { ...o, body, contentType }),
     del: (path, body) => call('DELETE', path, body === undefined ? {} : { body }),
-    watch: (path, headers) => openWatch(url, path, headers),
+    watch: (path, headers) => openWatch(target, path, headers),
     async close() {
+      session?.close();
       await server.close();
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },

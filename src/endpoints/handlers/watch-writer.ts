@@ -11,6 +11,7 @@
  *   reads cannot keep a socket and its buffer forever.
  */
 import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from '../../http/listener.js';
 
 /** Bytes a watch response may buffer before its writer waits for the client to read. */
 const HIGH_WATER_BYTES = 1 << 20;
@@ -25,7 +26,10 @@ export interface WatchSource<T> extends AsyncIterable<T> {
 /** Why the writer stopped: the events ended, the client went away or the request ended, or the socket stayed full until the watcher was closed. */
 export type WatchEnd = 'ended' | 'stopped' | 'dropped';
 
-export async function writeWatch<T>(res: ServerResponse, events: WatchSource<T>, encode: (item: T) => string | Buffer, signal: AbortSignal): Promise<WatchEnd> {
+export async function writeWatch<T>(response: HttpResponse, events: WatchSource<T>, encode: (item: T) => string | Buffer, signal: AbortSignal): Promise<WatchEnd> {
+  // HTTP/2's compatibility response offers every member used here; what it buffers lives on its stream.
+  const res = response as ServerResponse;
+  const buffered = (): number => ('stream' in response ? response.stream.writableLength : res.writableLength);
   const it = events[Symbol.asyncIterator]();
   // One listener each for the whole stream: a drain wait must not add listeners that outlive it.
   let wake: ((why: 'drain' | 'stop' | 'dropped') => void) | undefined;
@@ -48,7 +52,7 @@ export async function writeWatch<T>(res: ServerResponse, events: WatchSource<T>,
         end = 'stopped';
         break;
       }
-      if (res.write(encode(r.value)) || res.writableLength <= HIGH_WATER_BYTES) continue;
+      if (res.write(encode(r.value)) || buffered() <= HIGH_WATER_BYTES) continue;
       // The client reads slower than events come: take nothing more until it catches up.
       const why = await new Promise<'drain' | 'stop' | 'dropped'>((resolve) => {
         wake = resolve;
@@ -78,7 +82,7 @@ export async function writeWatch<T>(res: ServerResponse, events: WatchSource<T>,
 function endOrAbandon(res: ServerResponse): void {
   if (res.destroyed) return;
   res.end();
-  if (res.writableFinished) return;
+  if (res.writableFinished ?? res.finished) return;
   const timer = setTimeout(() => res.destroy(), ABANDON_AFTER_MS);
   timer.unref();
   const clear = (): void => clearTimeout(timer);

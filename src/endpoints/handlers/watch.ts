@@ -6,7 +6,8 @@
  * held for a slow client is bounded (watch-writer.ts).
  */
 import { toServed, toServedText } from '../conversion.js';
-import { setCommonHeaders } from '../../http/respond.js';
+import { flushHeaders, setCommonHeaders } from '../../http/respond.js';
+import { timerDelayMs } from './timeout.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
 import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
@@ -45,7 +46,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
 
   const stop = new AbortController();
   const signal = AbortSignal.any([ctx.signal, stop.signal]);
-  const timer = timeoutSeconds > 0 ? setTimeout(() => stop.abort(), timeoutSeconds * 1000) : undefined;
+  const timer = timeoutSeconds > 0 ? setTimeout(() => stop.abort(), timerDelayMs(timeoutSeconds)) : undefined;
   const kind = ep.def.kind;
   const apiVersion = apiVersionOf(ep.def);
   const bookmark = (revision: number, initialEventsEnd: boolean): EncodedObject =>
@@ -76,7 +77,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
     // Kubernetes marks every stream format but JSON as a watch stream.
     setCommonHeaders(ctx, protobuf ? `${serializer.mediaType};stream=watch` : serializer.mediaType);
     res.statusCode = 200;
-    res.flushHeaders();
+    flushHeaders(ctx);
     // Ends at the stream's end, when the client leaves, or when the watcher falls too far behind.
     await writeWatch(res, events, (item) => encodeEvent(item.type === 'BOOKMARK' && !item.object.json ? { ...item, object: bookmark(item.revision, false) } : item), signal);
   } finally {

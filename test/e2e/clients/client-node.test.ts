@@ -13,14 +13,11 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { ensureBuilt, startCli, type CliServer } from '../helpers/cli.js';
 
 /** A KubeConfig built in code; client-node 1.x refuses plain http unless skipTLSVerify is set. */
-function kubeConfig(server: string): k8s.KubeConfig {
+/** The client configured from the kubeconfig the server hands out: HTTPS, its CA, the admin certificate. */
+function kubeConfig(kubeconfigText: string): k8s.KubeConfig {
   const kc = new k8s.KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'e2e', server, skipTLSVerify: true }],
-    users: [{ name: 'e2e' }],
-    contexts: [{ name: 'e2e', cluster: 'e2e', user: 'e2e' }],
-    currentContext: 'e2e',
-  });
+  kc.loadFromString(kubeconfigText);
+  expect(kc.getCurrentCluster()?.server).toMatch(/^https:/);
   return kc;
 }
 
@@ -100,8 +97,8 @@ describe.each(['orch.io', 'k8s.io'])('@kubernetes/client-node against the CLI se
 
   beforeAll(async () => {
     console.log(`client-node e2e (${domain}): ${ensureBuilt()}`);
-    server = await startCli([`--api-domain=${domain}`]);
-    kc = kubeConfig(server.url);
+    server = await startCli([`--api-domain=${domain}`], { tls: true });
+    kc = kubeConfig(server.kubeconfig());
     core = kc.makeApiClient(k8s.CoreV1Api);
     apps = kc.makeApiClient(k8s.AppsV1Api);
     await core.createNamespace({ body: { metadata: { name: ns } } });
@@ -528,8 +525,8 @@ describe('@kubernetes/client-node: bookmarks, 410 Gone and the informer relistin
   beforeAll(async () => {
     // History of 200 ms and watches ending after 1-2 s: an informer that reconnects finds its version
     // compacted. Bookmarks every 100 ms so that a watch asking for them sees one promptly.
-    s = await startTestServer({ watchHistoryMs: 200, minRequestTimeoutSeconds: 1, watchCache: { bookmarkIntervalMs: 100 } });
-    kc = kubeConfig(s.url);
+    s = await startTestServer({ watchHistoryMs: 200, minRequestTimeoutSeconds: 1, watchCache: { bookmarkIntervalMs: 100 }, tls: true });
+    kc = kubeConfig(s.server.kubeconfig());
     core = kc.makeApiClient(k8s.CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: ns } } });
     await core.createNamespace({ body: { metadata: { name: 'busy' } } });

@@ -101,6 +101,10 @@ export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number 
 
 export interface CliServer {
   url: string;
+  /** With `tls`: the CA and administrator certificate the server made in DATA/pki, for https and h2 clients. */
+  tls?: { ca: string; cert: string; key: string };
+  /** The kubeconfig the server wrote to DATA/kubeconfig. */
+  kubeconfig(): string;
   port: number;
   dataDir: string;
   child: ChildProcess;
@@ -120,15 +124,19 @@ export function tempDir(prefix = 'orch-e2e-'): string {
 }
 
 /**
- * Starts `node dist/main.js --port 0 --data-dir DIR --log-level warn ...args` and resolves once it has
- * printed the address it serves (which is how a user learns the port when asking for port 0).
+ * Starts `node dist/main.js --secure-port 0 --bind-address 127.0.0.1 --data-dir DIR --log-level warn
+ * ...args` and resolves once it has printed the address it serves (which is how a user learns the
+ * port when asking for port 0). Plain HTTP (`--insecure-plain-http`) unless `tls` is set: the suites
+ * on plain HTTP are about storage, flags and crashes, not transport (see the README).
  */
-export function startCli(args: string[] = [], opts: { dataDir?: string } = {}): Promise<CliServer> {
+export function startCli(args: string[] = [], opts: { dataDir?: string; tls?: boolean } = {}): Promise<CliServer> {
   const dataDir = opts.dataDir ?? tempDir();
-  const fullArgs = ['--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...args];
+  const transport = opts.tls ? [] : ['--insecure-plain-http'];
+  const fullArgs = ['--secure-port', '0', '--bind-address', '127.0.0.1', ...transport, '--data-dir', dataDir, '--log-level', 'warn', ...args];
   const child = spawn(process.execPath, [MAIN, ...fullArgs], { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  const pki = (file: string): string => readFileSync(join(dataDir, 'pki', file), 'utf8');
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('close', (code, signal) => r({ code, signal })));
   return new Promise((resolveStart, reject) => {
     const timer = setTimeout(() => {
@@ -136,13 +144,15 @@ export function startCli(args: string[] = [], opts: { dataDir?: string } = {}): 
       reject(new Error(`the server did not print its address; stdout: ${stdout}; stderr: ${stderr}`));
     }, 20_000);
     const onData = (): void => {
-      const m = /serving (http:\/\/[^\s]+:(\d+)) /.exec(stdout);
+      const m = /serving (https?:\/\/[^\s]+:(\d+)) /.exec(stdout);
       if (!m) return;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       resolveStart({
         url: m[1] as string,
         port: Number(m[2]),
+        ...(opts.tls ? { tls: { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') } } : {}),
+        kubeconfig: () => readFileSync(join(dataDir, 'kubeconfig'), 'utf8'),
         dataDir,
         child,
         stdout: () => stdout,

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installedKubectls, kubectlPicks, kubectlSandbox, clientVersion, loggedRequests, runKubectl, type Kubectl, type KubectlSandbox, type Run } from '../../helpers/kubectl.js';
+import { installedKubectls, kubectlPicks, kubectlSandbox, clientVersion, loggedRequests, pkiFlags, runKubectl, type Kubectl, type KubectlSandbox, type Run } from '../../helpers/kubectl.js';
 import { httpCall, type Reply } from '../../helpers/server.js';
 import { ensureBuilt, startCli, type CliServer } from '../helpers/cli.js';
 import { configMap, deployment, namespace, pod, service } from './manifests.js';
@@ -43,7 +43,7 @@ function serverFor(args: string[]): Ctx {
   const ctx = {} as Ctx;
   beforeAll(async () => {
     console.log(`kubectl e2e: ${ensureBuilt()}`);
-    ctx.server = await startCli(args);
+    ctx.server = await startCli(args, { tls: true });
     ctx.box = kubectlSandbox(readFileSync(join(ctx.server.dataDir, 'kubeconfig'), 'utf8'));
   });
   afterAll(async () => {
@@ -55,7 +55,7 @@ function serverFor(args: string[]): Ctx {
 
 describe.skipIf(found.length === 0)('kubectl under --api-domain=k8s.io, every installed version', { timeout: 60_000 }, () => {
   const ctx = serverFor(['--api-domain=k8s.io']);
-  const http = (method: string, path: string, body?: unknown, contentType?: string): Promise<Reply> => httpCall(ctx.server.url, method, path, { body, contentType });
+  const http = (method: string, path: string, body?: unknown, contentType?: string): Promise<Reply> => httpCall({ url: ctx.server.url, ...(ctx.server.tls ? { tls: ctx.server.tls } : {}) }, method, path, { body, contentType });
 
   describe.each(found)('$label', (k) => {
     const ns = nsOf(k);
@@ -478,10 +478,10 @@ describe.skipIf(picks.length === 0)('kubectl under the default orch.io domain: t
       const objects = (replicas: number, a: string): string => [namespace(ns), configMap('cfg', ns, { a }), deployment('web', ns, { replicas })].join('---\n');
       const path = ctx.box.manifest(`${ns}.yaml`, objects(1, '1'));
       expect(ok(await kc('create', '-f', path)).stdout.trim().split('\n')).toEqual([`namespace/${ns} created`, 'configmap/cfg created', 'deployment.apps/web created']);
-      // Through the kubeconfig the server wrote and through --server alone.
+      // Through the kubeconfig the server wrote and through flags alone (--server and the files in DATA/pki).
       const [viaConfig, viaFlag] = await Promise.all([
         kc('get', 'cm,deploy', '-n', ns, '-o', 'name'),
-        runKubectl(k.bin, [`--server=${ctx.server.url}`, '--cache-dir', join(ctx.box.dir, `cache-${ns}-flag`), 'get', 'cm,deploy', '-n', ns, '-o', 'name'], {
+        runKubectl(k.bin, [`--server=${ctx.server.url}`, ...pkiFlags(ctx.server.dataDir), '--cache-dir', join(ctx.box.dir, `cache-${ns}-flag`), 'get', 'cm,deploy', '-n', ns, '-o', 'name'], {
           env: { ...ctx.box.env, KUBECONFIG: join(ctx.box.dir, 'no-such-kubeconfig') },
         }),
       ]);

@@ -33,7 +33,7 @@ describe('service range flags', () => {
   ])('%j', async (args, message) => {
     const dir = tempDir();
     cleanup.push(dir);
-    const r = await runCli(['--port', '0', '--data-dir', dir, ...args]);
+    const r = await runCli(['--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir, ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
