@@ -2,6 +2,7 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
+import { authenticationResources } from './authentication/index.js';
 import { authorizationResources } from './authorization/index.js';
 import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
@@ -17,6 +18,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
   ...appsResources,
   ...eventsResources,
+  ...authenticationResources,
   ...authorizationResources,
   ...batchResources,
   ...networkingResources,

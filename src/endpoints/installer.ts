@@ -22,8 +22,7 @@ import { checkPathNames } from './path-names.js';
 import { negotiateOutput } from './respond.js';
 import { conversionSupport } from './transform/convert.js';
 import type { ResourceRequestInfo } from './request-info.js';
-import type { Answerer, EndpointSettings, ResourceEndpoint } from './resource-endpoint.js';
-import { handleAnswer } from './handlers/answer.js';
+import type { EndpointSettings, ResourceEndpoint } from './resource-endpoint.js';
 import type { ApiNames } from '../machinery/api-names.js';
 
 type VerbHandler = (ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo) => Promise<void>;
@@ -68,8 +67,6 @@ export function createResourceRouter(
   names: ApiNames,
   settings: EndpointSettings,
   onDeprecated: (r: DeprecatedRequest) => void = () => undefined,
-  /** Answerers of the kinds that are never stored, by `group/resource`. */
-  answerers: ReadonlyMap<string, Answerer> = new Map(),
 ) {
   const endpoints = new Map<string, ResourceEndpoint>();
   for (const r of registry.all()) {
@@ -116,12 +113,6 @@ export function createResourceRouter(
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
-    if (def.notStored) {
-      const answer = answerers.get(`${def.group}/${def.resource}`);
-      // A kind nobody answers is not served at all, rather than stored by mistake.
-      if (!answer) throw notFoundResource();
-      return handleAnswer(ctx, ep, info, answer);
-    }
     await HANDLERS[info.verb](ctx, ep, info);
   };
 }

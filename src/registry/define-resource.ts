@@ -170,9 +170,74 @@ export interface Deprecation {
   readonly replacement?: string;
 }
 
+/** What a review kind's create may know: the strategy context and the request's abort signal. */
+export interface ReviewContext extends StrategyContext {
+  readonly signal: AbortSignal;
+}
+
+/** The answer authentication gives about a bearer token (a TokenReview's status). */
+export interface TokenReviewAnswer {
+  authenticated: boolean;
+  user?: UserInfo;
+  audiences?: string[];
+  error?: string;
+}
+
+/**
+ * Reviews bearer tokens as the server's own authentication would (the union of its methods).
+ * Never throws for a bad token (that is `authenticated: false` with an `error`); throws a
+ * StatusError only when the answer cannot be trusted (an authenticator ignored the audiences).
+ */
+export interface TokenReviewer {
+  review(spec: { token: string; audiences?: readonly string[] }, signal: AbortSignal): Promise<TokenReviewAnswer>;
+}
+
+/** An action asked about in an access review (a SubjectAccessReview's resource or non-resource attributes). */
+export interface AccessReviewAttributes {
+  readonly resourceAttributes?: {
+    readonly namespace?: string;
+    readonly verb?: string;
+    readonly group?: string;
+    readonly version?: string;
+    readonly resource?: string;
+    readonly subresource?: string;
+    readonly name?: string;
+  };
+  readonly nonResourceAttributes?: { readonly path?: string; readonly verb?: string };
+}
+
+/** The authorizer's answer about one action (a SubjectAccessReview's status). */
+export interface AccessReviewAnswer {
+  allowed: boolean;
+  denied?: boolean;
+  reason?: string;
+  evaluationError?: string;
+}
+
+/** What a user may do in a namespace, as far as the authorizers can list it (a SelfSubjectRulesReview's status). */
+export interface RulesReviewAnswer {
+  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+/**
+ * Answers access reviews as the server's own authorizer decides (every mode, system:masters
+ * included). Never throws for a policy problem (that is the answer's evaluationError).
+ */
+export interface AccessReviewer {
+  review(user: UserInfo, asked: AccessReviewAttributes, signal: AbortSignal): Promise<AccessReviewAnswer>;
+  rules(user: UserInfo, namespace: string): RulesReviewAnswer;
+}
+
 /** Services the composition root hands to kinds that need more than pure rules. */
 export interface KindEnvironment {
   readonly names: ApiNames;
+  /** Authentication's answer about a token, for TokenReview; absent where definitions are only listed. */
+  readonly tokenReviewer?: TokenReviewer;
+  /** The authorizer's answers, for the access reviews; absent where definitions are only listed. */
+  readonly accessReviewer?: AccessReviewer;
   /** Cluster IP and node port pools for Services; absent where definitions are only listed, not served. */
   readonly serviceAllocators?: ServiceAllocators;
 }
@@ -189,12 +254,6 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
   readonly verbs?: readonly Verb[];
-  /**
-   * Never stored: a create (its only verb) is answered by an answerer the server registers under
-   * the kind's group and resource, which fills in the status (the access reviews, TokenReview).
-   * The object is decoded, defaulted and validated by the strategy as any other.
-   */
-  readonly notStored?: boolean;
   readonly schema: StructSchema<T>;
   readonly strategy: Strategy<T>;
   readonly subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
@@ -213,6 +272,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * Rows are made from the stored object, so every served version of the kind shares the table.
    */
   readonly table?: TableDefinition<T>;
+  /**
+   * A kind that is never stored (TokenReview, SubjectAccessReview): a create decodes what was sent,
+   * passes it here and answers 201 with what this returns; nothing is written, and `verbs` should
+   * be `['create']`. Throws a StatusError for a request it refuses (a missing field: 400).
+   */
+  readonly review?: (obj: T, ctx: ReviewContext) => Promise<T>;
 }
 
 export type ResourceFactory = (names: ApiNames, env: KindEnvironment) => ResourceDefinition;

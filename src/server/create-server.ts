@@ -32,13 +32,12 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
-import { reviewAnswerers, type ReviewAnswerers } from '../authz/reviews.js';
-import type { Answerer } from '../endpoints/resource-endpoint.js';
+import { accessReviewer } from '../authz/reviews.js';
 import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
-import { unsecuredAuthenticator } from '../authn/unsecured.js';
 import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
+import { buildAuthentication } from './authentication.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
@@ -51,7 +50,7 @@ import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
 import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
-import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
+import { loadServingMaterial, servingAltNames, trustedClientCas, type ServingMaterial } from './serving-certificates.js';
 
 /** What a client needs to reach a secure server as its administrator. */
 export interface ServerTls {
@@ -96,6 +95,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const authorizationConfig = await loadAuthorizationConfig(options, names);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
+  // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
+  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}) });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -123,7 +124,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const env: KindEnvironment = { names, serviceAllocators };
+  const env: KindEnvironment = { names, serviceAllocators, tokenReviewer: authentication.tokenReviewer, accessReviewer: accessReviewer(authorization.authorizer) };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
@@ -184,17 +185,14 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       names,
       settings,
       (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
-      answerersOf(names, reviewAnswerers(authorization.authorizer)),
     ),
   });
   const chain = buildChain({
     log,
+    authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
-    // Plain HTTP, as Kubernetes' old insecure port: every caller is system:unsecured in system:masters.
-    // Until authentication lands, HTTPS callers are treated alike (the server warns beyond loopback).
-    authenticator: unsecuredAuthenticator(),
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
@@ -206,7 +204,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     handler: onRequest,
     configure: answerOutsideHandlers,
     ...(material
-      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
+      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: trustedClientCas(material), minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
       : {}),
   });
   const address = listener.address;
@@ -234,17 +232,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   };
 }
 
-/** The access reviews' answers, by the group/resource of the kinds they answer. */
-function answerersOf(names: ApiNames, reviews: ReviewAnswerers): Map<string, Answerer> {
-  const group = names.group('authorization');
-  return new Map<string, Answerer>([
-    [`${group}/subjectaccessreviews`, reviews.subjectAccessReview],
-    [`${group}/localsubjectaccessreviews`, reviews.localSubjectAccessReview],
-    [`${group}/selfsubjectaccessreviews`, reviews.selfSubjectAccessReview],
-    [`${group}/selfsubjectrulesreviews`, reviews.selfSubjectRulesReview],
-  ]);
-}
-
 /**
  * The TLS material, or undefined in plain-HTTP mode (checked here, before anything is opened: plain
  * HTTP only on loopback).
@@ -261,8 +248,9 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     return undefined;
   }
   if (!isLoopback(bindAddress)) {
-    // Until authentication exists (issue 9's next step) TLS keeps traffic private but lets every caller in.
-    log.warn('listening beyond loopback, and callers are not authenticated yet: whoever reaches this address has full access', { bindAddress });
+    // Callers are authenticated, but until authorization exists every one of them (anonymous ones
+    // too, unless --anonymous-auth=false) may do anything.
+    log.warn('listening beyond loopback, and requests are not authorized yet: every caller (anonymous ones too, unless anonymous requests are off) has full access', { bindAddress });
   }
   const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
   return loadServingMaterial({
@@ -270,6 +258,7 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     ...(options.tlsCertFile !== undefined ? { tlsCertFile: options.tlsCertFile } : {}),
     ...(options.tlsPrivateKeyFile !== undefined ? { tlsPrivateKeyFile: options.tlsPrivateKeyFile } : {}),
     ...(options.clientCaFile !== undefined ? { clientCaFile: options.clientCaFile } : {}),
+    ...(options.requestheaderClientCaFile !== undefined ? { requestheaderClientCaFile: options.requestheaderClientCaFile } : {}),
     altNames: servingAltNames({ hostName: hostname(), serviceIP, addresses: [advertised, bindAddress] }),
     log,
   });

@@ -1,12 +1,14 @@
 /**
  * SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectAccessReview and
- * SelfSubjectRulesReview (authorization/v1): create-only kinds, never stored, answered by the
- * server's authorizer (the `answer` the server registers under each kind's name). Validation is
- * Kubernetes', with its messages.
+ * SelfSubjectRulesReview (authorization/v1): create-only review kinds, never stored, answered by
+ * the server's authorizer (`env.accessReviewer`). Validation is Kubernetes', with its messages,
+ * and comes before any answer.
  */
+import { errors } from '../../../machinery/errors.js';
 import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
-import { defineResource } from '../../../registry/define-resource.js';
+import type { UserInfo } from '../../../machinery/user-info.js';
+import { defineResource, type AccessReviewer, type ReviewContext } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { SelfSubjectAccessReviewSpec, SelfSubjectRulesReviewSpec, SubjectAccessReviewSpec, SubjectAccessReviewStatus, SubjectRulesReviewStatus } from './types.js';
 
@@ -73,7 +75,30 @@ const emptyMetadata = (meta: Record<string, unknown>, except: readonly string[] 
 
 const createOnly = { verbs: ['create'] as const, strategy: { nameValidator: nameValidators.pathSegment } };
 
-export const subjectAccessReviewResource = defineResource<SubjectAccessReview>((names) => ({
+/** Refuses an invalid review with 422 before it is answered. */
+function checked<T extends { metadata: object }>(kind: string, group: string, review: T, problems: FieldError[]): T {
+  if (problems.length) throw errors.invalid({ group, kind }, '', problems);
+  return review;
+}
+
+function reviewerOf(env: { accessReviewer?: AccessReviewer }): AccessReviewer {
+  // Only definitions that are listed, never served, lack it.
+  if (!env.accessReviewer) throw errors.serviceUnavailable('access reviews are not answered by this server');
+  return env.accessReviewer;
+}
+
+function callerOf(ctx: ReviewContext): UserInfo {
+  if (!ctx.user) throw errors.badRequest('no user present on request');
+  return ctx.user;
+}
+
+function userOfSpec(spec: SubjectAccessReview['spec']): UserInfo {
+  return { username: spec.user ?? '', groups: [...(spec.groups ?? [])], ...(spec.uid ? { uid: spec.uid } : {}), ...(spec.extra ? { extra: structuredClone(spec.extra) } : {}) };
+}
+
+const validateSar = (sar: SubjectAccessReview): FieldError[] => [...validateSubjectSpec(sar.spec), ...emptyMetadata(sar.metadata as Record<string, unknown>, ['creationTimestamp'])];
+
+export const subjectAccessReviewResource = defineResource<SubjectAccessReview>((names, env) => ({
   group: names.group('authorization'),
   version: 'v1',
   kind: 'SubjectAccessReview',
@@ -82,15 +107,26 @@ export const subjectAccessReviewResource = defineResource<SubjectAccessReview>((
   namespaced: false,
   schema: SubjectAccessReviewSchema,
   ...createOnly,
-  notStored: true,
   fixture: () => ({ spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } } }),
-  strategy: {
-    ...createOnly.strategy,
-    validate: (sar) => [...validateSubjectSpec(sar.spec), ...emptyMetadata(sar.metadata as Record<string, unknown>, ['creationTimestamp'])],
+  strategy: { ...createOnly.strategy, validate: validateSar },
+  async review(sar, ctx) {
+    checked('SubjectAccessReview', names.group('authorization'), sar, validateSar(sar));
+    sar.status = await reviewerOf(env).review(userOfSpec(sar.spec), sar.spec, ctx.signal);
+    return sar;
   },
 }));
 
-export const localSubjectAccessReviewResource = defineResource<LocalSubjectAccessReview>((names) => ({
+function validateLsar(lsar: LocalSubjectAccessReview): FieldError[] {
+  const errs = [...validateSubjectSpec(lsar.spec), ...emptyMetadata(lsar.metadata as Record<string, unknown>, ['namespace', 'managedFields', 'creationTimestamp'], 'must be empty except for namespace')];
+  const ra = lsar.spec.resourceAttributes;
+  if (ra && (ra.namespace ?? '') !== (lsar.metadata.namespace ?? '')) {
+    errs.push(fieldErr.invalid('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'));
+  }
+  if (lsar.spec.nonResourceAttributes) errs.push(fieldErr.invalid('spec.nonResourceAttributes', JSON.stringify(lsar.spec.nonResourceAttributes), 'disallowed on this kind of request'));
+  return errs;
+}
+
+export const localSubjectAccessReviewResource = defineResource<LocalSubjectAccessReview>((names, env) => ({
   group: names.group('authorization'),
   version: 'v1',
   kind: 'LocalSubjectAccessReview',
@@ -99,23 +135,25 @@ export const localSubjectAccessReviewResource = defineResource<LocalSubjectAcces
   namespaced: true,
   schema: LocalSubjectAccessReviewSchema,
   ...createOnly,
-  notStored: true,
   fixture: () => ({ spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods' } } }),
-  strategy: {
-    ...createOnly.strategy,
-    validate: (lsar) => {
-      const errs = [...validateSubjectSpec(lsar.spec), ...emptyMetadata(lsar.metadata as Record<string, unknown>, ['namespace', 'managedFields', 'creationTimestamp'], 'must be empty except for namespace')];
-      const ra = lsar.spec.resourceAttributes;
-      if (ra && (ra.namespace ?? '') !== (lsar.metadata.namespace ?? '')) {
-        errs.push(fieldErr.invalid('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'));
-      }
-      if (lsar.spec.nonResourceAttributes) errs.push(fieldErr.invalid('spec.nonResourceAttributes', JSON.stringify(lsar.spec.nonResourceAttributes), 'disallowed on this kind of request'));
-      return errs;
-    },
+  strategy: { ...createOnly.strategy, validate: validateLsar },
+  async review(lsar, ctx) {
+    const ns = lsar.metadata.namespace;
+    if (ns && ns !== ctx.namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    lsar.metadata.namespace = ctx.namespace;
+    checked('LocalSubjectAccessReview', names.group('authorization'), lsar, validateLsar(lsar));
+    if (!ctx.namespace) throw errors.badRequest('namespace is required on this type: ');
+    lsar.status = await reviewerOf(env).review(userOfSpec(lsar.spec), lsar.spec, ctx.signal);
+    return lsar;
   },
 }));
 
-export const selfSubjectAccessReviewResource = defineResource<SelfSubjectAccessReview>((names) => ({
+const validateSsar = (ssar: SelfSubjectAccessReview): FieldError[] => [
+  ...validateAttributesChoice(ssar.spec, FieldPath.root('spec')),
+  ...emptyMetadata(ssar.metadata as Record<string, unknown>, ['creationTimestamp']),
+];
+
+export const selfSubjectAccessReviewResource = defineResource<SelfSubjectAccessReview>((names, env) => ({
   group: names.group('authorization'),
   version: 'v1',
   kind: 'SelfSubjectAccessReview',
@@ -124,15 +162,16 @@ export const selfSubjectAccessReviewResource = defineResource<SelfSubjectAccessR
   namespaced: false,
   schema: SelfSubjectAccessReviewSchema,
   ...createOnly,
-  notStored: true,
   fixture: () => ({ spec: { resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } } }),
-  strategy: {
-    ...createOnly.strategy,
-    validate: (ssar) => [...validateAttributesChoice(ssar.spec, FieldPath.root('spec')), ...emptyMetadata(ssar.metadata as Record<string, unknown>, ['creationTimestamp'])],
+  strategy: { ...createOnly.strategy, validate: validateSsar },
+  async review(ssar, ctx) {
+    checked('SelfSubjectAccessReview', names.group('authorization'), ssar, validateSsar(ssar));
+    ssar.status = await reviewerOf(env).review(callerOf(ctx), ssar.spec, ctx.signal);
+    return ssar;
   },
 }));
 
-export const selfSubjectRulesReviewResource = defineResource<SelfSubjectRulesReview>((names) => ({
+export const selfSubjectRulesReviewResource = defineResource<SelfSubjectRulesReview>((names, env) => ({
   group: names.group('authorization'),
   version: 'v1',
   kind: 'SelfSubjectRulesReview',
@@ -141,7 +180,19 @@ export const selfSubjectRulesReviewResource = defineResource<SelfSubjectRulesRev
   namespaced: false,
   schema: SelfSubjectRulesReviewSchema,
   ...createOnly,
-  notStored: true,
   fixture: () => ({ spec: { namespace: 'default' } }),
   strategy: { ...createOnly.strategy },
+  async review(review, ctx) {
+    const user = callerOf(ctx);
+    const namespace = review.spec.namespace ?? '';
+    if (!namespace) throw errors.badRequest('no namespace on request');
+    // Kubernetes answers a fresh object: the spec asked is not echoed.
+    return {
+      apiVersion: review.apiVersion,
+      kind: review.kind,
+      metadata: { creationTimestamp: null },
+      spec: {},
+      status: reviewerOf(env).rules(user, namespace),
+    } as unknown as SelfSubjectRulesReview;
+  },
 }));
