@@ -68,6 +68,11 @@ describe.concurrent('flags that end at once', () => {
     [['--max-request-body-bytes=-1'], /--max-request-body-bytes/],
     [['--runtime-config=v1/secrets=maybe'], /runtime-config/],
     [['--runtime-config=a/b/c/d'], /runtime-config/],
+    [['--authorization-mode=RBAC,Magic'], /authorization-mode "Magic" is not a valid mode/],
+    [['--authorization-mode=ABAC'], /authorization-mode ABAC's authorization policy file not passed/],
+    [['--authorization-mode=RBAC', '--authorization-webhook-config-file=/w.kubeconfig'], /cannot specify --authorization-webhook-config-file without mode Webhook/],
+    [['--authorization-mode=Webhook', '--authorization-webhook-config-file=/w', '--authorization-webhook-version=v2'], /unsupported authorization webhook version "v2"/],
+    [['--authorization-webhook-cache-authorized-ttl=soon'], /--authorization-webhook-cache-authorized-ttl/],
   ])('%j exits 2 with a message on stderr', async (args, message) => {
     const dir = tempDir();
     cleanup.push(dir);
