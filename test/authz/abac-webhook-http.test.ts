@@ -31,7 +31,7 @@ let answer = (r: Review): Record<string, unknown> => {
 };
 
 beforeAll(async () => {
-  certs = makeTestCertificates();
+  certs = await makeTestCertificates();
   webhook = createHttpsServer({ cert: certs.cert, key: certs.key }, (req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));

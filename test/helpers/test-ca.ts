@@ -1,35 +1,27 @@
 /**
- * A throwaway certificate authority and a loopback server certificate made with the openssl
- * command, for tests that start their own HTTPS servers (webhooks). Files live in a temp dir.
+ * A throwaway certificate authority and a loopback serving certificate, for tests that start their
+ * own HTTPS servers (webhooks). Made with the server's own x509 helpers; the CA file lives in a
+ * temporary directory beside whatever the test writes there.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCertificateAuthority, issueCertificate } from '../../src/machinery/x509/certificates.js';
 
 export interface TestCertificates {
   dir: string;
   caFile: string;
-  ca: Buffer;
-  cert: Buffer;
-  key: Buffer;
+  ca: string;
+  cert: string;
+  key: string;
   remove(): void;
 }
 
-export function makeTestCertificates(): TestCertificates {
+export async function makeTestCertificates(): Promise<TestCertificates> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-test-ca-'));
-  const at = (f: string) => join(dir, f);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.crt'), '-days', '1', '-subj', '/CN=orch-test-ca');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=127.0.0.1');
-  writeFileSync(at('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.crt'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.crt'), '-days', '1', '-extfile', at('ext.cnf'));
-  return {
-    dir,
-    caFile: at('ca.crt'),
-    ca: readFileSync(at('ca.crt')),
-    cert: readFileSync(at('server.crt')),
-    key: readFileSync(at('server.key')),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const ca = await createCertificateAuthority('orch-test-ca', 1);
+  const serving = await issueCertificate(ca, { commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], usage: 'server', validForDays: 1 });
+  const caFile = join(dir, 'ca.crt');
+  writeFileSync(caFile, ca.certPem);
+  return { dir, caFile, ca: ca.certPem, cert: serving.certPem, key: serving.keyPem, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
