@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_AUTHORIZATION_MODES, parseAuthorizationModes, validateAuthorizationSettings } from './authz/modes.js';
 import { createApiNames } from './machinery/api-names.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseServiceRanges } from './registry/allocator/index.js';
 import { parseRuntimeConfig } from './registry/runtime-config.js';
@@ -84,6 +85,18 @@ Usage: orch-apiserver [flags]
                                 where Service node ports come from (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})
   --watch-history=DURATION      history kept for watch resumption and continue tokens (default 5m)
   --max-request-body-bytes=N    largest request body accepted (default ${DEFAULTS.maxRequestBodyBytes})
+  --authorization-mode=LIST     authorizers asked in order: AlwaysAllow, AlwaysDeny, ABAC, RBAC,
+                                Webhook (default RBAC); system:masters is always allowed
+  --authorization-policy-file=FILE
+                                ABAC policy, one JSON object per line (--authorization-mode=ABAC)
+  --authorization-webhook-config-file=FILE
+                                kubeconfig-format file naming the authorization webhook
+  --authorization-webhook-version=v1beta1|v1
+                                SubjectAccessReview version sent to the webhook (default v1beta1)
+  --authorization-webhook-cache-authorized-ttl=DURATION
+                                how long a webhook's allow is cached (default 5m)
+  --authorization-webhook-cache-unauthorized-ttl=DURATION
+                                how long a webhook's refusal is cached (default 30s)
   --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
@@ -154,6 +167,12 @@ async function main(): Promise<void> {
         'watch-history': { type: 'string' },
         'max-request-body-bytes': { type: 'string' },
         'log-level': { type: 'string' },
+        'authorization-mode': { type: 'string' },
+        'authorization-policy-file': { type: 'string' },
+        'authorization-webhook-config-file': { type: 'string' },
+        'authorization-webhook-version': { type: 'string' },
+        'authorization-webhook-cache-authorized-ttl': { type: 'string' },
+        'authorization-webhook-cache-unauthorized-ttl': { type: 'string' },
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -194,6 +213,27 @@ async function main(): Promise<void> {
       fail(`--watch-history: ${(e as Error).message}`);
     }
   }
+  const durationFlag = (name: 'authorization-webhook-cache-authorized-ttl' | 'authorization-webhook-cache-unauthorized-ttl'): number | undefined => {
+    const text = v[name];
+    if (text === undefined) return undefined;
+    try {
+      return parseDuration(text);
+    } catch (e) {
+      fail(`--${name}: ${(e as Error).message}`);
+    }
+  };
+  const authorizationModes = v['authorization-mode'] !== undefined ? parseAuthorizationModes(v['authorization-mode']) : undefined;
+  const authorizationPolicyFile = v['authorization-policy-file'] !== undefined ? resolve(v['authorization-policy-file']) : undefined;
+  const authorizationWebhookConfigFile = v['authorization-webhook-config-file'] !== undefined ? resolve(v['authorization-webhook-config-file']) : undefined;
+  const authorizationProblems = validateAuthorizationSettings({
+    modes: authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
+    policyFile: authorizationPolicyFile,
+    webhookConfigFile: authorizationWebhookConfigFile,
+    webhookVersion: v['authorization-webhook-version'],
+  });
+  if (authorizationProblems.length) fail(authorizationProblems.join('; '));
+  const authorizedTtl = durationFlag('authorization-webhook-cache-authorized-ttl');
+  const unauthorizedTtl = durationFlag('authorization-webhook-cache-unauthorized-ttl');
   // Flags checked here exit 2 like every other usage error; createServer's own failures (a port in use,
   // an unreadable store) are not the caller's typing mistakes and exit 1.
   const apiDomain = v['api-domain'] ?? DEFAULTS.apiDomain;
@@ -289,6 +329,12 @@ async function main(): Promise<void> {
       maxRequestBodyBytes,
       ...externalAuthn,
       logLevel: logLevel as 'info',
+      ...(authorizationModes ? { authorizationModes } : {}),
+      ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),
+      ...(authorizationWebhookConfigFile ? { authorizationWebhookConfigFile } : {}),
+      ...(v['authorization-webhook-version'] !== undefined ? { authorizationWebhookVersion: v['authorization-webhook-version'] } : {}),
+      ...(authorizedTtl !== undefined ? { authorizationWebhookCacheAuthorizedTtlMs: authorizedTtl } : {}),
+      ...(unauthorizedTtl !== undefined ? { authorizationWebhookCacheUnauthorizedTtlMs: unauthorizedTtl } : {}),
     });
   } catch (e) {
     process.stderr.write(`orch-apiserver: cannot start: ${(e as Error).message}\n`);

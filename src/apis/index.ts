@@ -4,6 +4,7 @@ import { admissionregistrationResources } from './admissionregistration/index.js
 import { appsResources } from './apps/index.js';
 import { autoscalingResources } from './autoscaling/index.js';
 import { authenticationResources } from './authentication/index.js';
+import { authorizationResources } from './authorization/index.js';
 import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
 import { coordinationResources } from './coordination/index.js';
@@ -24,6 +25,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...eventsResources,
   ...autoscalingResources,
   ...authenticationResources,
+  ...authorizationResources,
   ...batchResources,
   ...networkingResources,
   ...policyResources,

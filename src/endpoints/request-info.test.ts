@@ -106,3 +106,19 @@ describe('parseRequestInfo: non-resource requests', () => {
     expect(i.verb).toBe(method.toLowerCase());
   });
 });
+
+describe('parseRequestInfo: a metadata.name field selector names the object of a list or watch', () => {
+  it.each([
+    ['/api/v1/namespaces/ns1/configmaps?fieldSelector=metadata.name%3Dcm', 'list', 'cm'],
+    ['/api/v1/namespaces/ns1/configmaps?fieldSelector=metadata.name%3D%3Dcm&watch=1', 'watch', 'cm'],
+    ['/api/v1/configmaps?fieldSelector=metadata.namespace%3Dx,metadata.name%3Dcm', 'list', 'cm'],
+    ['/api/v1/namespaces/ns1/configmaps?fieldSelector=metadata.name!%3Dcm', 'list', undefined],
+    ['/api/v1/namespaces/ns1/configmaps?fieldSelector=metadata.name%3Da%2Fb', 'list', undefined],
+    ['/api/v1/namespaces/ns1/configmaps?fieldSelector=%3D%3D%3D', 'list', undefined],
+  ])('%s', (path, verb, selectorName) => {
+    const i = resource('GET', path);
+    expect(i.verb).toBe(verb);
+    expect(i.name).toBe('');
+    expect(i.selectorName).toBe(selectorName);
+  });
+});

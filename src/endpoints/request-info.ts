@@ -3,6 +3,8 @@
  * request, which group/version/resource/subresource, namespace, name, and the API verb. The rules
  * are those of Kubernetes' RequestInfoFactory, so authorization and audit see the same verbs.
  */
+import { parseFieldSelector } from '../machinery/field-selector.js';
+import { isPathSegmentName } from '../machinery/name-validation.js';
 import type { NonResourceRequestInfo, RequestInfo, RequestVerb, ResourceRequestInfo } from '../machinery/request-info.js';
 
 export type { NonResourceRequestInfo, RequestInfo, RequestVerb, ResourceRequestInfo } from '../machinery/request-info.js';
@@ -83,10 +85,27 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   };
   if (!info.name && info.verb === 'get') {
     info.verb = isTrueParam(query.get('watch')) ? 'watch' : 'list';
+    const selected = selectedName(query.get('fieldSelector'));
+    if (selected !== undefined) info.selectorName = selected;
   } else if (info.name && info.verb === 'get' && !info.subresource && isTrueParam(query.get('watch'))) {
     // A watch of one object: the item path with ?watch=true, as document 1 allows.
     info.verb = 'watch';
   }
   if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
   return info;
+}
+
+/**
+ * The name a field selector pins `metadata.name` to, when it is a valid path segment; a selector
+ * that does not parse names nothing (the list handler reports it), as in Kubernetes.
+ */
+function selectedName(selector: string | null): string | undefined {
+  if (!selector) return undefined;
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(selector).exactValue('metadata.name');
+  } catch {
+    return undefined;
+  }
+  return name && isPathSegmentName(name).length === 0 ? name : undefined;
 }

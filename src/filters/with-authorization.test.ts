@@ -65,4 +65,25 @@ describe('withAuthorization', () => {
     expect(r.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, message });
     expect(handled).toBe(false);
   });
+
+  it('answers 500 when an authorizer failed and none allowed, 403 when one denied', async () => {
+    const failing: Authorizer = { authorize: async () => ({ decision: 'no-opinion', reason: '', failure: 'webhook unreachable' }) };
+    s = await serveChain([asJane, withAuthorization(failing)]);
+    const r = await s.fetch('/api/v1/pods');
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ reason: 'InternalError', message: 'Internal error occurred: webhook unreachable' });
+  });
+
+  it('names the object a list is narrowed to by a metadata.name field selector', async () => {
+    const seen: AuthorizationAttributes[] = [];
+    s = await serveChain([asJane, withAuthorization(policy(seen))]);
+    await s.fetch('/api/v1/namespaces/team/configmaps?fieldSelector=metadata.name%3Dsettings');
+    expect(seen[0]).toMatchObject({ verb: 'list', name: 'settings' });
+  });
+
+  it('escapes HTML in the message as Kubernetes does', async () => {
+    s = await serveChain([asJane, withAuthorization(policy([]))]);
+    const r = await s.fetch('/a&b');
+    expect(r.body.message).toBe('forbidden: User "jane" cannot get path "/a&amp;b"');
+  });
 });

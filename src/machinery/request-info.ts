@@ -20,6 +20,12 @@ export interface ResourceRequestInfo {
   name: string;
   /** Path segments from the resource on (`configmaps/name/status/...`). */
   parts: string[];
+  /**
+   * The object a list or watch is narrowed to by a `metadata.name` field selector: authorization
+   * treats it as the request's name (as Kubernetes does), so a grant limited by resourceNames can
+   * list or watch just that object. Handlers never read it: the URL still names a collection.
+   */
+  selectorName?: string;
 }
 
 export interface NonResourceRequestInfo {

@@ -213,11 +213,52 @@ export interface TokenReviewer {
   review(spec: { token: string; audiences?: readonly string[] }, signal: AbortSignal): Promise<TokenReviewAnswer>;
 }
 
+/** An action asked about in an access review (a SubjectAccessReview's resource or non-resource attributes). */
+export interface AccessReviewAttributes {
+  readonly resourceAttributes?: {
+    readonly namespace?: string;
+    readonly verb?: string;
+    readonly group?: string;
+    readonly version?: string;
+    readonly resource?: string;
+    readonly subresource?: string;
+    readonly name?: string;
+  };
+  readonly nonResourceAttributes?: { readonly path?: string; readonly verb?: string };
+}
+
+/** The authorizer's answer about one action (a SubjectAccessReview's status). */
+export interface AccessReviewAnswer {
+  allowed: boolean;
+  denied?: boolean;
+  reason?: string;
+  evaluationError?: string;
+}
+
+/** What a user may do in a namespace, as far as the authorizers can list it (a SelfSubjectRulesReview's status). */
+export interface RulesReviewAnswer {
+  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+/**
+ * Answers access reviews as the server's own authorizer decides (every mode, system:masters
+ * included). Never throws for a policy problem (that is the answer's evaluationError).
+ */
+export interface AccessReviewer {
+  review(user: UserInfo, asked: AccessReviewAttributes, signal: AbortSignal): Promise<AccessReviewAnswer>;
+  rules(user: UserInfo, namespace: string): RulesReviewAnswer;
+}
+
 /** Services the composition root hands to kinds that need more than pure rules. */
 export interface KindEnvironment {
   readonly names: ApiNames;
   /** Authentication's answer about a token, for TokenReview; absent where definitions are only listed. */
   readonly tokenReviewer?: TokenReviewer;
+  /** The authorizer's answers, for the access reviews; absent where definitions are only listed. */
+  readonly accessReviewer?: AccessReviewer;
   /** Cluster IP and node port pools for Services; absent where definitions are only listed, not served. */
   readonly serviceAllocators?: ServiceAllocators;
 }

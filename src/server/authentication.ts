@@ -31,6 +31,7 @@ import { createApiNames } from '../machinery/api-names.js';
 import { errors } from '../machinery/errors.js';
 import type { Logger } from '../machinery/logger.js';
 import type { TokenReviewAnswer, TokenReviewer } from '../registry/define-resource.js';
+import { DEFAULT_AUTHORIZATION_MODES } from '../authz/modes.js';
 import { DEFAULTS, type ServerOptions } from './options.js';
 
 export interface AuthenticationDeps {
@@ -100,7 +101,7 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
   return {
     authenticator: union,
     tokenReviewer,
-    anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
+    anonymous: anonymousAuthEnabled(options.anonymousAuth, options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, deps.log),
     apiAudiences,
     close: () => oidc?.close(),
     ...(proxy ? { identityHeaders: { names: [...proxy.usernameHeaders, ...proxy.groupHeaders], prefixes: proxy.extraHeaderPrefixes } } : {}),

@@ -39,6 +39,8 @@ export interface ChainDeps {
   };
   /** Without one, every request is allowed (AlwaysAllow), and impersonation is not offered. */
   authorizer?: Authorizer;
+  /** The authentication group as served (`authentication.orch.io`), where impersonation's userextras and uids live. */
+  authenticationGroup: string;
   flowControl?: FlowControl;
   /**
    * The server's API names, for the hints a Kubernetes client gets on a server of another domain;
@@ -78,9 +80,9 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     c.audit && step('audit-context', withAuditContext(c.audit)),
     step('deadline', withDeadline(c.requestTimeoutSeconds)),
     c.authentication && step('authentication', authenticationFilter(c.authentication, c.log)),
-    c.authorizer && step('impersonation', withImpersonation(c.authorizer)),
+    c.authorizer && step('impersonation', withImpersonation(c.authorizer, { authenticationGroup: c.authenticationGroup })),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
-    c.authorizer && step('authorization', withAuthorization(c.authorizer)),
+    c.authorizer && step('authorization', withAuthorization(c.authorizer, c.log)),
     // Innermost: it explains what the handler answers (a fallback, a 404, 406 or 415), nothing earlier.
     domainHintsStep(c.domainHints),
   ];

@@ -32,6 +32,11 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { accessReviewer } from '../authz/reviews.js';
+import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
+import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
+import { ensureRbacPolicy } from './ensure-rbac-policy.js';
+import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
@@ -87,6 +92,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  const authorizationConfig = await loadAuthorizationConfig(options, names);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
@@ -109,13 +115,16 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // them through a lister (made now, bound to its store on first use).
   const hubs = new Map<string, GenericStore>();
   const listers = new ResourceListers(cache, hubs, log);
+  const authorization = createAuthorization(authorizationConfig, names, listers);
   const admission = admissionChain([
+    // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
+    rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
     namespaceLifecycle(names, listers.for('', 'namespaces')),
     defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const env: KindEnvironment = { names, serviceAllocators, tokenReviewer: authentication.tokenReviewer };
+  const env: KindEnvironment = { names, serviceAllocators, tokenReviewer: authentication.tokenReviewer, accessReviewer: accessReviewer(authorization.authorizer) };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
@@ -142,6 +151,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     namespaceController = startNamespaceController({ client, registry, names, log });
     controllers.push(namespaceController);
   }
+  await ensureRbacPolicy(client, names, log);
+  controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
@@ -169,8 +180,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       ],
     },
     metrics,
-    routeResource: createResourceRouter(registry, names, settings, (r) =>
-      metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
+    routeResource: createResourceRouter(
+      registry,
+      names,
+      settings,
+      (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
   const chain = buildChain({
@@ -179,6 +193,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
+    authorizer: authorization.authorizer,
+    authenticationGroup: names.group('authentication'),
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });

@@ -89,6 +89,23 @@ export interface ServerOptions {
   resources?: readonly ResourceFactory[];
   /** Tuning of the watch cache (bookmark interval, window size). */
   watchCache?: CacheOptions;
+  /**
+   * `--authorization-mode`: the modes asked in order (AlwaysAllow, AlwaysDeny, ABAC, RBAC, Webhook);
+   * default RBAC. Members of system:masters are always allowed.
+   */
+  authorizationModes?: readonly string[];
+  /** `--authorization-policy-file`: ABAC's policy, one JSON object per line. */
+  authorizationPolicyFile?: string;
+  /** `--authorization-webhook-config-file`: kubeconfig-format file naming the authorization webhook. */
+  authorizationWebhookConfigFile?: string;
+  /** `--authorization-webhook-version`: the SubjectAccessReview version sent (default v1beta1). */
+  authorizationWebhookVersion?: string;
+  /** `--authorization-webhook-cache-authorized-ttl` in milliseconds (default 5 minutes). */
+  authorizationWebhookCacheAuthorizedTtlMs?: number;
+  /** `--authorization-webhook-cache-unauthorized-ttl` in milliseconds (default 30 s). */
+  authorizationWebhookCacheUnauthorizedTtlMs?: number;
+  /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
+  authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
   logLevel?: LogLevel;
   logger?: Logger;
 }

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityProvider, type IdentityProvider } from '../helpers/identity-provider.js';
 import { startTokenReviewWebhook, type TokenReviewWebhook } from '../helpers/token-review-webhook.js';
-import { whoami } from '../helpers/whoami.js';
+import { letEveryoneAskWhoami, whoami } from '../helpers/whoami.js';
 import { ensureBuilt, runCli, startCli, tempDir, type CliServer } from './helpers/cli.js';
 
 const cleanup: string[] = [];
@@ -76,6 +76,7 @@ describe('the flags reach the server', () => {
       { tls: true },
     );
     cleanup.push(cli.dataDir);
+    await letEveryoneAskWhoami({ url: cli.url, tls: cli.tls! });
   });
   afterAll(() => cli?.stop());
 

@@ -17,7 +17,7 @@ import { startIdentityProvider, type IdentityProvider } from '../helpers/identit
 import { installedKubectls, runKubectl, type Kubectl } from '../helpers/kubectl.js';
 import { httpCall, type Target } from '../helpers/server.js';
 import { startTokenReviewWebhook, type TokenReviewWebhook } from '../helpers/token-review-webhook.js';
-import { csrDryRunBody, whoami } from '../helpers/whoami.js';
+import { csrDryRunBody, letEveryoneAskWhoami, whoami } from '../helpers/whoami.js';
 
 const DOMAIN = 'k8s.io';
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -46,6 +46,12 @@ beforeAll(async () => {
     oidc: { issuerUrl: idp.issuer, clientId: idp.clientId, caFile: idp.caFile, groupsClaim: 'groups', groupsPrefix: 'oidc:', requiredClaims: { tenant: 'acme' }, keyRefreshIntervalMs: 0 },
     tokenWebhook: { configFile: hook.kubeconfigFile },
   });
+  // Authorization is RBAC: every caller may ask who it is (a dry-run CSR), and the OIDC group may read.
+  await letEveryoneAskWhoami(admin(), DOMAIN);
+  const rbac = `/apis/rbac.authorization.${DOMAIN}/v1`;
+  const viewers = { metadata: { name: 'oidc-dev-view' }, roleRef: { apiGroup: `rbac.authorization.${DOMAIN}`, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'Group', apiGroup: `rbac.authorization.${DOMAIN}`, name: 'oidc:dev' }] };
+  const bound = await httpCall(admin(), 'POST', `${rbac}/clusterrolebindings`, { body: viewers });
+  if (bound.status !== 201) throw new Error(`binding the OIDC group to view: ${bound.status} ${bound.text}`);
 });
 afterAll(async () => {
   await server?.close();

@@ -34,7 +34,7 @@ describe('every served kind has a fixture', () => {
   });
 });
 
-// Review kinds (TokenReview) are answered, never stored: their own suites test them.
+// Review kinds (TokenReview, the access reviews) are answered, never stored: their own suites test them.
 describe.each(definitions.filter((d) => d.fixture && !d.review).map((d) => [`${d.group || 'core'}/${d.version} ${d.resource}`, d] as const))('generic REST: %s', (_label, def) => {
   let s: TestServer;
   const ns = `generic-${def.resource.replace(/[^a-z0-9-]/g, '-')}-${def.version}`.slice(0, 63);

@@ -30,7 +30,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as is when a string or Buffer; JSON-encoded otherwise. */
   contentType?: string;
-  headers?: Record<string, string>;
+  /** An array value is sent as repeated header lines (Impersonate-Group). */
+  headers?: Record<string, string | string[]>;
 }
 
 /** TLS options of a client: `{ ca, cert, key }` PEM, as OrchServer.tls.clientOptions gives them. */
@@ -97,7 +98,7 @@ export function rawCall(to: string | Target, method: string, requestTarget: stri
 
 function sendRequest(target: Target, method: string, requestTarget: string, opts: RequestOptions): Promise<Reply> {
   let payload: Buffer | undefined;
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const headers: Record<string, string | string[]> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) {
     payload = Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     headers['content-type'] ??= opts.contentType ?? 'application/json';
@@ -145,13 +146,13 @@ function plainHeaders(headers: Http2Headers): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !k.startsWith(':'))) as IncomingHttpHeaders;
 }
 
-function h2Stream(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string>, payload?: Buffer): ClientHttp2Stream {
+function h2Stream(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string | string[]>, payload?: Buffer): ClientHttp2Stream {
   const stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
   if (payload !== undefined) stream.end(payload);
   return stream;
 }
 
-function h2Call(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string>, payload?: Buffer): Promise<Reply> {
+function h2Call(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string | string[]>, payload?: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const stream = h2Stream(session, method, path, headers, payload);
     let status = 0;

@@ -26,7 +26,6 @@ const sub = (gv: string, name: string, missing?: string): Entry => ({ gv, name, 
 
 const NODE_AGENT = 'issue 15 §2 (needs a node agent)';
 const EVICTION = 'issue 15 §3';
-const AUTH = 'the authentication and authorization work';
 const EXTENSIONS = 'custom resources and API aggregation';
 const BINDING = 'issue 15 §1: the legacy bindings collection';
 const COMPONENT_STATUS = 'issue 15 §1: componentstatuses';
@@ -92,10 +91,10 @@ const KUBERNETES_1_25: Entry[] = [
   sub('apps/v1', 'statefulsets/scale'),
   sub('apps/v1', 'statefulsets/status'),
   res('authentication.k8s.io/v1', 'tokenreviews', CLUSTER),
-  res('authorization.k8s.io/v1', 'localsubjectaccessreviews', NS, AUTH),
-  res('authorization.k8s.io/v1', 'selfsubjectaccessreviews', CLUSTER, AUTH),
-  res('authorization.k8s.io/v1', 'selfsubjectrulesreviews', CLUSTER, AUTH),
-  res('authorization.k8s.io/v1', 'subjectaccessreviews', CLUSTER, AUTH),
+  res('authorization.k8s.io/v1', 'localsubjectaccessreviews', NS),
+  res('authorization.k8s.io/v1', 'selfsubjectaccessreviews', CLUSTER),
+  res('authorization.k8s.io/v1', 'selfsubjectrulesreviews', CLUSTER),
+  res('authorization.k8s.io/v1', 'subjectaccessreviews', CLUSTER),
   res('autoscaling/v1', 'horizontalpodautoscalers', NS),
   sub('autoscaling/v1', 'horizontalpodautoscalers/status'),
   res('autoscaling/v2', 'horizontalpodautoscalers', NS),

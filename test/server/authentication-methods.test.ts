@@ -11,7 +11,7 @@ import { createServer, type OrchServer } from '../../src/index.js';
 import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from '../../src/machinery/x509/certificates.js';
 import { memoryLogger, type ChainServer } from '../helpers/chain-server.js';
 import { httpCall, type Target } from '../helpers/server.js';
-import { whoami } from '../helpers/whoami.js';
+import { letEveryoneAskWhoami, whoami } from '../helpers/whoami.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const TOKEN = 'tok-3f9a1c0d7e2b5a46';
@@ -40,6 +40,8 @@ beforeAll(async () => {
     requestheaderGroupHeaders: ['X-Remote-Group'],
     requestheaderExtraHeadersPrefix: ['X-Remote-Extra-'],
   });
+  // The default RBAC policy lets nobody but system:masters create the CSRs whoami relies on.
+  await letEveryoneAskWhoami({ url: server.url, tls: server.tls!.clientOptions });
 });
 afterAll(async () => {
   await server.close();

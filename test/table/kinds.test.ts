@@ -141,6 +141,10 @@ const EXPECTED: Record<string, Expectation> = {
   'node/v1/RuntimeClass': { columns: ['Name', 'Handler', 'Age'], cells: { Handler: 'runc' } },
   // Never stored, so never listed or got: a create answers it as an object (the rows test skips it).
   'authentication/v1/TokenReview': { columns: defaultColumns, cells: {} },
+  'authorization/v1/SubjectAccessReview': { columns: defaultColumns, cells: {} },
+  'authorization/v1/LocalSubjectAccessReview': { columns: defaultColumns, cells: {} },
+  'authorization/v1/SelfSubjectAccessReview': { columns: defaultColumns, cells: {} },
+  'authorization/v1/SelfSubjectRulesReview': { columns: defaultColumns, cells: {} },
 };
 
 function keyOf(def: ResourceDefinition): string {

@@ -36,8 +36,7 @@ function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: FieldPa
   }
   if (len(rule.apiGroups) === 0) errs.push(fieldErr.required(path.child('apiGroups'), 'resource rules must supply at least one api group'));
   if (len(rule.resources) === 0) errs.push(fieldErr.required(path.child('resources'), 'resource rules must supply at least one resource'));
-  // Kubernetes reports this as a Required error, whatever its wording suggests.
-  if (len(rule.resourceNames) > 0 && len(rule.resources) > 1) errs.push(fieldErr.required(path.child('resourceNames'), 'resource names cannot apply to multiple resources'));
+  // resourceNames with several resources is valid: the names apply to each of them, as in Kubernetes.
   return errs;
 }
 
