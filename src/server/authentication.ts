@@ -18,14 +18,25 @@ import {
   type TokenAuthenticator,
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
+import { bootstrapTokenAuthenticator } from '../authn/bootstrap-token/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
+import type { ApiNames } from '../machinery/api-names.js';
 import type { Logger } from '../machinery/logger.js';
+import type { ResourceListers } from '../registry/lister.js';
 import type { ServerOptions } from './options.js';
 
 export interface AuthenticationDeps {
   options: ServerOptions;
   log: Logger;
+  /** The API names and listers methods that read API objects need (bootstrap tokens, service accounts). */
+  names?: ApiNames;
+  listers?: ResourceListers;
+}
+
+function needs<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`authentication is missing ${what}`);
+  return value;
 }
 
 export interface AuthenticationSetup {
@@ -60,9 +71,13 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [] };
   }
   const apiAudiences = options.apiAudiences ?? [];
+  const listers = (): ResourceListers => needs(deps.listers, 'the listers');
+  const names = (): ApiNames => needs(deps.names, 'the API names');
+  // Kubernetes' order: static token file, service-account tokens, bootstrap tokens, OIDC, webhook.
   const tokenAuthenticators: TokenAuthenticator[] = [
-    // (static token file, bootstrap tokens, service-account tokens, OIDC, webhook: one line each)
-  ].map((t: TokenAuthenticator) => audienceAgnosticToken(apiAudiences, t));
+    options.enableBootstrapTokenAuth &&
+      audienceAgnosticToken(apiAudiences, bootstrapTokenAuthenticator({ names: names(), secrets: listers().for('', 'secrets'), log: deps.log })),
+  ].filter((t): t is TokenAuthenticator => !!t);
   const requestAuthenticators: Authenticator[] = [
     // (authenticating proxy, client certificates: one line each)
     bearerToken(unionTokenAuthenticators(tokenAuthenticators)),

@@ -170,7 +170,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
   });
-  const authentication = buildAuthentication({ options, log });
+  const authentication = buildAuthentication({ options, log, names, listers });
   const chain = buildChain({
     log,
     authentication,

@@ -36,6 +36,11 @@ export interface ServerOptions {
    * Empty by default: credentials naming no audience are good for this server.
    */
   apiAudiences?: readonly string[];
+  /**
+   * Bootstrap tokens authenticate (`--enable-bootstrap-token-auth`): `<id>.<secret>` bearer tokens
+   * backed by `bootstrap-token-<id>` Secrets in the system namespace. Off by default.
+   */
+  enableBootstrapTokenAuth?: boolean;
   /** The address the server is known by in the cluster (`--advertise-address`); goes into the generated serving certificate. */
   advertiseAddress?: string;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
