@@ -57,8 +57,9 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
       storageVersionHash: storageVersionHash(r),
     });
     for (const [name, sub] of Object.entries(def.subresources ?? {})) {
-      const other = sub.kind === 'view' ? { group: sub.view.group, version: sub.view.version } : {};
-      const kind = sub.kind === 'view' ? sub.view.kind : def.kind;
+      const shown = sub.kind === 'view' ? sub.view : sub.kind === 'create' ? sub.request : undefined;
+      const other = shown ? { group: shown.group, version: shown.version } : {};
+      const kind = shown ? shown.kind : def.kind;
       out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, ...other, kind, verbs: [...sub.verbs].sort() });
     }
   }

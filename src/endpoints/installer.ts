@@ -16,6 +16,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleView } from './handlers/view.js';
+import { handleNamedCreate } from './handlers/named-create.js';
 import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from '../machinery/request-context.js';
 import { negotiateOutput } from './respond.js';
@@ -39,7 +40,7 @@ const HANDLERS: Record<ResourceRequestInfo['verb'], VerbHandler> = {
 
 /** The schema of what a verb answers with: the view, the list, or the object (a Status has a protobuf form whenever the object does). */
 function responseSchema(def: ResourceDefinition, verb: Verb, sub: SubresourceDefinition | undefined): StructSchema {
-  if (sub?.kind === 'view') return sub.schema;
+  if (sub?.kind === 'view' || sub?.kind === 'create') return sub.schema;
   return verb === 'list' || verb === 'deletecollection' ? listSchemaFor(def) : def.schema;
 }
 
@@ -99,7 +100,7 @@ export function createResourceRouter(
     // A watch of one object is a filtered collection watch: allowed wherever watch is.
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
     // A kind without a protobuf form answers nothing in protobuf, errors included.
-    ctx.protobufRefused = protobufGaps(sub?.kind === 'view' ? sub.schema : def.schema).length > 0;
+    ctx.protobufRefused = protobufGaps(sub?.kind === 'view' || sub?.kind === 'create' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
     // Every verb may also answer a Table or metadata only (as=Table, as=PartialObjectMetadata...):
     // writes convert the object they return, as Kubernetes' transformResponseObject does.
@@ -109,6 +110,7 @@ export function createResourceRouter(
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
+    if (sub?.kind === 'create') return handleNamedCreate(ctx, ep, info, sub);
     await HANDLERS[info.verb](ctx, ep, info);
   };
 }

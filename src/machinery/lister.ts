@@ -32,3 +32,8 @@ export interface Lister<T> {
    */
   synced(signal?: AbortSignal): Promise<void>;
 }
+
+/** Where a reader finds the lister of a stored resource (`group` '' is the core group). */
+export interface ListerSource {
+  for<T>(group: string, resource: string): Lister<T>;
+}

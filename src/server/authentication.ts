@@ -32,6 +32,8 @@ export interface AuthenticationDeps {
   /** The API names and listers methods that read API objects need (bootstrap tokens, service accounts). */
   names?: ApiNames;
   listers?: ResourceListers;
+  /** Service-account token authenticators and the API audiences they imply (absent: none). */
+  serviceAccounts?: { readonly authenticators: readonly TokenAuthenticator[]; readonly apiAudiences: readonly string[] };
 }
 
 function needs<T>(value: T | undefined, what: string): T {
@@ -70,11 +72,13 @@ export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSet
     // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
     return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [] };
   }
-  const apiAudiences = options.apiAudiences ?? [];
+  // Kubernetes: without --api-audiences, the service-account issuers are the API audiences.
+  const apiAudiences = deps.serviceAccounts?.apiAudiences ?? options.apiAudiences ?? [];
   const listers = (): ResourceListers => needs(deps.listers, 'the listers');
   const names = (): ApiNames => needs(deps.names, 'the API names');
   // Kubernetes' order: static token file, service-account tokens, bootstrap tokens, OIDC, webhook.
   const tokenAuthenticators: TokenAuthenticator[] = [
+    ...(deps.serviceAccounts?.authenticators ?? []),
     options.enableBootstrapTokenAuth &&
       audienceAgnosticToken(apiAudiences, bootstrapTokenAuthenticator({ names: names(), secrets: listers().for('', 'secrets'), log: deps.log })),
   ].filter((t): t is TokenAuthenticator => !!t);

@@ -21,6 +21,9 @@ import { listen } from '../http/listener.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
+import type { Pod } from '../apis/core/v1/pod.js';
+import type { Secret } from '../apis/core/v1/secret.js';
+import type { ServiceAccount } from '../apis/core/v1/serviceaccount.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceListers } from '../registry/lister.js';
@@ -33,6 +36,7 @@ import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
 import { buildAuthentication } from './authentication.js';
+import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
@@ -112,7 +116,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const env: KindEnvironment = { names, serviceAllocators };
+  const saTokens = serviceAccountTokensFor(options, names, listers, material?.serving.keyPem, log);
+  const env: KindEnvironment = { names, serviceAllocators, listers, ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}) };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
@@ -143,6 +148,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 
+  let issuerDiscovery: IssuerDiscovery | undefined;
   const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
   const settings = {
@@ -169,8 +175,15 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     routeResource: createResourceRouter(registry, names, settings, (r) =>
       metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
+    issuerDiscovery: () => issuerDiscovery,
   });
-  const authentication = buildAuthentication({ options, log, names, listers });
+  const authentication = buildAuthentication({
+    options,
+    log,
+    names,
+    listers,
+    ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
+  });
   const chain = buildChain({
     log,
     authentication,
@@ -190,6 +203,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   });
   const address = listener.address;
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
+  if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
   const tls = material ? serverTls(material) : undefined;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
@@ -250,6 +264,51 @@ function serverTls(material: ServingMaterial): ServerTls {
     ...(admin ? { adminCertPem: admin.certPem, adminKeyPem: admin.keyPem } : {}),
     clientOptions: { ...(caPem ? { ca: caPem } : {}), ...(admin ? { cert: admin.certPem, key: admin.keyPem } : {}) },
   };
+}
+
+/**
+ * Service-account tokens: verified always (with the serving key by default), issued when there is a
+ * key to sign with. In plain-HTTP mode there is no serving key, so only what the flags name.
+ */
+function serviceAccountTokensFor(
+  options: ServerOptions,
+  names: ApiNames,
+  listers: ResourceListers,
+  servingKeyPem: string | undefined,
+  log: Logger,
+): (ServiceAccountTokens & { apiAudiences: readonly string[] }) | undefined {
+  const settings = resolveServiceAccountSettings(
+    {
+      ...(options.serviceAccountIssuers ? { issuers: options.serviceAccountIssuers } : {}),
+      ...(options.serviceAccountKeyFiles ? { keyFiles: options.serviceAccountKeyFiles } : {}),
+      ...(options.serviceAccountSigningKeyFile !== undefined ? { signingKeyFile: options.serviceAccountSigningKeyFile } : {}),
+      ...(options.apiAudiences ? { apiAudiences: options.apiAudiences } : {}),
+      ...(options.serviceAccountMaxTokenExpirationSeconds !== undefined ? { maxTokenExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds } : {}),
+      ...(options.serviceAccountExtendTokenExpiration !== undefined ? { extendTokenExpiration: options.serviceAccountExtendTokenExpiration } : {}),
+      ...(options.serviceAccountLookup !== undefined ? { lookup: options.serviceAccountLookup } : {}),
+      ...(options.serviceAccountJwksUri !== undefined ? { jwksUri: options.serviceAccountJwksUri } : {}),
+    },
+    servingKeyPem,
+  );
+  for (const warning of settings.warnings) log.warn(warning);
+  if (settings.verificationKeys.length === 0) return undefined;
+  const getters = {
+    serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
+    pods: listers.for<Pod>('', 'pods'),
+    secrets: listers.for<Secret>('', 'secrets'),
+  };
+  return { ...serviceAccountTokens({ names, settings, getters, log }), apiAudiences: settings.apiAudiences };
+}
+
+function discoveryOf(tokens: ServiceAccountTokens, host: string, port: number, log: Logger): IssuerDiscovery | undefined {
+  const external = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  const docs = tokens.discovery(external);
+  if ('error' in docs) {
+    // As kube-apiserver: discovery is simply not offered, and the reason logged.
+    log.info(`service account issuer discovery is not served: ${docs.error}`);
+    return undefined;
+  }
+  return docs;
 }
 
 async function openStore(options: ServerOptions): Promise<RevisionedKV> {
