@@ -30,6 +30,29 @@ Usage: orch-apiserver [flags]
   --client-ca-file=FILE         PEM CA bundle client certificates are verified against (default: the
                                 CA made in DIR/pki, which also signs the admin kubeconfig's certificate)
   --insecure-plain-http         serve plain HTTP instead of HTTPS, on loopback only (tests, local tools)
+  --api-audiences=AUD[,AUD...]  audiences a token must name one of to be good for this server
+                                (default: the --service-account-issuer values)
+  --enable-bootstrap-token-auth[=true|false]
+                                bootstrap tokens (<id>.<secret>, Secrets bootstrap-token-<id> in the
+                                system namespace) authenticate (default false)
+  --service-account-issuer=URL  issuer of service-account tokens; repeatable: the first issues, all
+                                are accepted (default https://kubernetes.default.svc.cluster.local)
+  --service-account-key-file=FILE
+                                PEM file of RSA/ECDSA keys that verify service-account tokens;
+                                repeatable (default: the serving key, and the signing key)
+  --service-account-signing-key-file=FILE
+                                PEM private key service-account tokens are signed with (default:
+                                the serving key)
+  --service-account-lookup[=true|false]
+                                tokens stop working when their ServiceAccount or Secret is deleted
+                                (default true; bound Pod and Secret tokens are always checked)
+  --service-account-max-token-expiration=DURATION
+                                longest token a TokenRequest gets, 1h to 2^32s; 0 is no limit (default 0)
+  --service-account-extend-token-expiration[=true|false]
+                                pod-bound 3607 s tokens live a year, stale after 3607 s (default true)
+  --service-account-jwks-uri=URL
+                                key set URL in the issuer discovery document (default
+                                https://ADVERTISED:PORT/openid/v1/jwks)
   --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
   --storage-backend=sqlite|memory|etcd
                                 sqlite (default): durable, one file; memory: gone at exit;
@@ -58,6 +81,22 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
+const BOOLEAN_FLAGS = ['enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
+
+/** A bare boolean flag becomes `--flag=true`, so that parseArgs can read every form as a string. */
+function withBooleanValues(argv: readonly string[]): string[] {
+  return argv.map((arg) => (BOOLEAN_FLAGS.some((f) => arg === `--${f}`) ? `${arg}=true` : arg));
+}
+
+/** Go's strconv.ParseBool. */
+function boolFlag(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  fail(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: use true or false`);
+}
+
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) fail(`--${name} must be a non-negative integer, not ${JSON.stringify(value)}`);
@@ -68,6 +107,7 @@ async function main(): Promise<void> {
   let parsed;
   try {
     parsed = parseArgs({
+      args: withBooleanValues(process.argv.slice(2)),
       options: {
         'bind-address': { type: 'string' },
         'secure-port': { type: 'string' },
@@ -78,6 +118,15 @@ async function main(): Promise<void> {
         'tls-min-version': { type: 'string' },
         'client-ca-file': { type: 'string' },
         'insecure-plain-http': { type: 'boolean' },
+        'api-audiences': { type: 'string' },
+        'enable-bootstrap-token-auth': { type: 'string' },
+        'service-account-issuer': { type: 'string', multiple: true },
+        'service-account-key-file': { type: 'string', multiple: true },
+        'service-account-signing-key-file': { type: 'string' },
+        'service-account-lookup': { type: 'string' },
+        'service-account-max-token-expiration': { type: 'string' },
+        'service-account-extend-token-expiration': { type: 'string' },
+        'service-account-jwks-uri': { type: 'string' },
         'data-dir': { type: 'string' },
         'storage-backend': { type: 'string' },
         'etcd-servers': { type: 'string' },
@@ -161,6 +210,18 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  const enableBootstrapTokenAuth = boolFlag('enable-bootstrap-token-auth', v['enable-bootstrap-token-auth']);
+  const serviceAccountLookup = boolFlag('service-account-lookup', v['service-account-lookup']);
+  const serviceAccountExtendTokenExpiration = boolFlag('service-account-extend-token-expiration', v['service-account-extend-token-expiration']);
+  let serviceAccountMaxTokenExpirationSeconds: number | undefined;
+  if (v['service-account-max-token-expiration'] !== undefined) {
+    try {
+      serviceAccountMaxTokenExpirationSeconds = parseDuration(v['service-account-max-token-expiration']) / 1000;
+    } catch (e) {
+      fail(`--service-account-max-token-expiration: ${(e as Error).message}`);
+    }
+  }
+  const apiAudiences = v['api-audiences']?.split(',').map((a) => a.trim()).filter((a) => a !== '');
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
@@ -178,6 +239,15 @@ async function main(): Promise<void> {
             ...(v['client-ca-file'] !== undefined ? { clientCaFile: resolve(v['client-ca-file']) } : {}),
           }),
       ...(v['advertise-address'] !== undefined ? { advertiseAddress: v['advertise-address'] } : {}),
+      ...(apiAudiences ? { apiAudiences } : {}),
+      ...(enableBootstrapTokenAuth !== undefined ? { enableBootstrapTokenAuth } : {}),
+      ...(v['service-account-issuer'] ? { serviceAccountIssuers: v['service-account-issuer'] } : {}),
+      ...(v['service-account-key-file'] ? { serviceAccountKeyFiles: v['service-account-key-file'].map((f) => resolve(f)) } : {}),
+      ...(v['service-account-signing-key-file'] !== undefined ? { serviceAccountSigningKeyFile: resolve(v['service-account-signing-key-file']) } : {}),
+      ...(serviceAccountLookup !== undefined ? { serviceAccountLookup } : {}),
+      ...(serviceAccountMaxTokenExpirationSeconds !== undefined ? { serviceAccountMaxTokenExpirationSeconds } : {}),
+      ...(serviceAccountExtendTokenExpiration !== undefined ? { serviceAccountExtendTokenExpiration } : {}),
+      ...(v['service-account-jwks-uri'] !== undefined ? { serviceAccountJwksUri: v['service-account-jwks-uri'] } : {}),
       dataDir,
       storageBackend: backend,
       ...(backend === 'etcd' ? { etcdServers, ...(etcdPrefix !== undefined ? { etcdPrefix } : {}) } : {}),
