@@ -11,6 +11,7 @@ import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
+import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
@@ -145,6 +146,19 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     controllers.push(namespaceController);
   }
   controllers.push(startGarbageCollector({ client, registry, log }));
+  if (saTokens?.signLegacyToken) {
+    controllers.push(
+      startServiceAccountTokenController({
+        client,
+        names,
+        secrets: listers.for<Secret>('', 'secrets'),
+        serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
+        caPem: material?.servingCaPem ?? '',
+        signLegacyToken: saTokens.signLegacyToken,
+        log,
+      }),
+    );
+  }
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 

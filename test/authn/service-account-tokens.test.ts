@@ -252,6 +252,58 @@ describe('legacy (Secret-based) tokens', () => {
   });
 });
 
+describe('the token controller', () => {
+  async function secretWhenFilled(name: string): Promise<Reply> {
+    for (let i = 0; ; i++) {
+      const r = await s.get(`${NS}/secrets/${name}`);
+      if ((r.status === 200 && r.body.data?.token) || i === 200) return r;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  it('fills a token Secret of an account with ca.crt, namespace and a working legacy token; deletes it with the account', async () => {
+    const uid = await createAccount('filled');
+    const created = await s.post(`${NS}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'filled-token', annotations: { 'orch.io/service-account.name': 'filled' } },
+      type: 'orch.io/service-account-token',
+    });
+    expect(created.status, created.text).toBe(201);
+    const secret = await secretWhenFilled('filled-token');
+    expect(secret.body.metadata.annotations).toEqual({ 'orch.io/service-account.name': 'filled', 'orch.io/service-account.uid': uid });
+    expect(Buffer.from(secret.body.data['ca.crt'], 'base64').toString()).toBe(s.tls?.ca);
+    expect(Buffer.from(secret.body.data.namespace, 'base64').toString()).toBe('default');
+    const token = Buffer.from(secret.body.data.token, 'base64').toString();
+    seenTokens.push(token);
+    expect((await whoIs(token)).spec).toMatchObject({ username: 'system:serviceaccount:default:filled', uid });
+    expect((await s.del(`${NS}/serviceaccounts/filled`)).status).toBe(200);
+    expectUnauthorized(await until401(token));
+    let gone = await s.get(`${NS}/secrets/filled-token`);
+    for (let i = 0; i < 200 && gone.status !== 404; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      gone = await s.get(`${NS}/secrets/filled-token`);
+    }
+    expect(gone.status).toBe(404);
+  });
+
+  it('deletes a token Secret whose account does not exist', async () => {
+    const created = await s.post(`${NS}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'orphan-token', annotations: { 'orch.io/service-account.name': 'never-made' } },
+      type: 'orch.io/service-account-token',
+    });
+    expect(created.status).toBe(201);
+    let r = await s.get(`${NS}/secrets/orphan-token`);
+    for (let i = 0; i < 200 && r.status !== 404; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      r = await s.get(`${NS}/secrets/orphan-token`);
+    }
+    expect(r.status).toBe(404);
+  });
+});
+
 async function until200(token: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if ((await as(token, 'GET', `${NS}/configmaps`)).status === 200) return;
