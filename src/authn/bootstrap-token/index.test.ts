@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Secret } from '../../apis/core/v1/secret.js';
 import { createApiNames } from '../../machinery/api-names.js';
-import type { Lister } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
+import { staticLister } from '../../../test/helpers/static-lister.js';
 import { bootstrapTokenAuthenticator } from './index.js';
 
 const NOW = new Date('2025-06-01T00:00:00Z');
@@ -22,17 +22,6 @@ function secretOf(data: Record<string, string>, opts: { namespace?: string; name
   };
 }
 
-function listerOf(secrets: Secret[]): Lister<Secret> {
-  const find = (ns: string, name: string) => secrets.find((s) => s.metadata.namespace === ns && s.metadata.name === name);
-  return {
-    get: find,
-    list: (ns) => secrets.filter((s) => !ns || s.metadata.namespace === ns),
-    byIndex: () => [],
-    onChange: () => () => undefined,
-    synced: async () => undefined,
-  };
-}
-
 function recordingLog(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const put = (msg: string, fields?: Record<string, unknown>) => void lines.push(`${msg} ${JSON.stringify(fields ?? {})}`);
@@ -42,7 +31,7 @@ function recordingLog(): Logger & { lines: string[] } {
 function authenticate(secrets: Secret[], token = TOKEN, domain?: string) {
   const log = recordingLog();
   const names = createApiNames(domain);
-  const a = bootstrapTokenAuthenticator({ names, secrets: listerOf(secrets), log, now: () => NOW });
+  const a = bootstrapTokenAuthenticator({ names, secrets: staticLister(secrets), log, now: () => NOW });
   return { log, result: a.authenticateToken({ token }, new AbortController().signal) };
 }
 
