@@ -18,8 +18,8 @@ const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of
 
 Usage: orch-apiserver [flags]
 
-  --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}: loopback until
-                                callers are authenticated; 0.0.0.0 for every interface)
+  --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}); loopback until
+                                callers are authenticated, 0.0.0.0 for every interface
   --secure-port=N               HTTPS port, HTTP/2 and HTTP/1.1 (default ${CLI_DEFAULTS.securePort}; 0 picks a free port)
   --advertise-address=IP        address the cluster knows the server by; goes into the generated
                                 serving certificate (default: --bind-address, else the host's address)

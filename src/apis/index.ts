@@ -2,6 +2,7 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
+import { autoscalingResources } from './autoscaling/index.js';
 import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
 import { coordinationResources } from './coordination/index.js';
@@ -10,18 +11,27 @@ import { discoveryResources } from './discovery/index.js';
 import { eventsResources } from './events/index.js';
 import { flowcontrolResources } from './flowcontrol/index.js';
 import { networkingResources } from './networking/index.js';
+import { nodeResources } from './node/index.js';
+import { policyResources } from './policy/index.js';
 import { rbacResources } from './rbac/index.js';
+import { schedulingResources } from './scheduling/index.js';
+import { storageResources } from './storage/index.js';
 
 export const builtinResources: readonly ResourceFactory[] = [
   ...coreV1Resources,
   ...appsResources,
   ...eventsResources,
+  ...autoscalingResources,
   ...batchResources,
   ...networkingResources,
+  ...policyResources,
   ...rbacResources,
+  ...storageResources,
   ...discoveryResources,
   ...flowcontrolResources,
   ...certificatesResources,
   ...admissionregistrationResources,
+  ...schedulingResources,
   ...coordinationResources,
+  ...nodeResources,
 ];

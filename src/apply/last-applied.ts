@@ -4,6 +4,7 @@
  * says kubectl applied before (upgrade without conflicts), and keeps the annotation current when the
  * object has one (so a later client-side apply still works). Pure.
  */
+import { findTooDeep } from '../machinery/codec/nesting.js';
 import { compareValues } from './compare.js';
 import { FieldSet } from './field-set.js';
 import type { TypeRef } from './schema-view.js';
@@ -31,7 +32,8 @@ export function fieldsFromLastApplied(type: TypeRef, live: unknown, key: string,
   } catch {
     return undefined;
   }
-  if (!isObject(last) || last.apiVersion !== apiVersion) return undefined;
+  // A hand-written annotation nested past what a request may carry is not one kubectl wrote.
+  if (!isObject(last) || last.apiVersion !== apiVersion || findTooDeep(last)) return undefined;
   const c = compareValues(type, last, live);
   return toFieldSet(type, last).difference(c.modified).difference(c.added).difference(c.removed);
 }

@@ -4,6 +4,7 @@
  * have a canonical text, the FieldsV1 key (`f:name`, `k:{"name":"a"}`, `v:"x"`, `i:0`), which also
  * identifies them in sets. Pure.
  */
+import { findTooDeep, tooDeepMessage } from '../machinery/codec/nesting.js';
 import { goJson, isObject, isScalar, orderValues, valueToString, type JsonScalar } from './value.js';
 
 export interface KeyField {
@@ -118,11 +119,15 @@ export function parseElementKey(text: string): PathElement | undefined {
 }
 
 function parseJson(text: string, body: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch {
     throw new PathElementError(`invalid path element ${JSON.stringify(text)}: not valid JSON`);
   }
+  const tooDeep = findTooDeep(value);
+  if (tooDeep) throw new PathElementError(`invalid path element ${JSON.stringify(text.slice(0, 64))}: ${tooDeepMessage(tooDeep)}`);
+  return value;
 }
 
 /** An element as people read it in conflicts: `.name`, `[name="a",port=80]`, `[="x"]`, `[0]`. */

@@ -57,9 +57,10 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
       storageVersionHash: storageVersionHash(r),
     });
     for (const [name, sub] of Object.entries(def.subresources ?? {})) {
+      // A view or named create of another group names it (Scale, TokenRequest); an action's body is of the parent's group.
       const shown = sub.kind === 'view' ? sub.view : sub.kind === 'create' ? sub.request : undefined;
       const other = shown ? { group: shown.group, version: shown.version } : {};
-      const kind = shown ? shown.kind : def.kind;
+      const kind = shown ? shown.kind : sub.kind === 'action' ? sub.body.kind : def.kind;
       out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, ...other, kind, verbs: [...sub.verbs].sort() });
     }
   }

@@ -5,7 +5,7 @@
 import { errors, StatusError } from '../machinery/errors.js';
 import { protobufGaps } from '../schema/protobuf/index.js';
 import { ALL_VERBS, type Deprecation, type ResourceDefinition, type SubresourceDefinition, type Verb } from '../registry/define-resource.js';
-import type { StructSchema } from '../schema/index.js';
+import { Status as StatusSchema, type StructSchema } from '../schema/index.js';
 import { listSchemaFor } from './list-schema.js';
 import type { ResourceRegistry } from '../registry/registry.js';
 import { handleCreate } from './handlers/create.js';
@@ -15,10 +15,12 @@ import { handleList } from './handlers/list.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
+import { handleAction } from './handlers/action.js';
 import { handleView } from './handlers/view.js';
 import { handleNamedCreate } from './handlers/named-create.js';
 import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from '../machinery/request-context.js';
+import { checkPathNames } from './path-names.js';
 import { negotiateOutput } from './respond.js';
 import { conversionSupport } from './transform/convert.js';
 import type { ResourceRequestInfo } from './request-info.js';
@@ -41,6 +43,7 @@ const HANDLERS: Record<ResourceRequestInfo['verb'], VerbHandler> = {
 /** The schema of what a verb answers with: the view, the list, or the object (a Status has a protobuf form whenever the object does). */
 function responseSchema(def: ResourceDefinition, verb: Verb, sub: SubresourceDefinition | undefined): StructSchema {
   if (sub?.kind === 'view' || sub?.kind === 'create') return sub.schema;
+  if (sub?.kind === 'action') return StatusSchema;
   return verb === 'list' || verb === 'deletecollection' ? listSchemaFor(def) : def.schema;
 }
 
@@ -76,6 +79,8 @@ export function createResourceRouter(
     if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) throw notFoundResource();
     const ep = endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
     if (!ep) throw notFoundResource();
+    // An empty segment (`namespaces//configmaps`, `configmaps//status`) names nothing.
+    if (info.parts.includes('') || (info.inNamespace && !info.namespace)) throw notFoundResource();
     const { def } = ep;
     if (!def.namespaced && info.inNamespace) throw notFoundResource();
     if (def.namespaced && !info.namespace && (info.name || info.verb === 'create' || info.verb === 'deletecollection')) {
@@ -99,6 +104,7 @@ export function createResourceRouter(
     if (!info.name && (verb === 'update' || verb === 'patch')) throw errors.methodNotAllowed();
     // A watch of one object is a filtered collection watch: allowed wherever watch is.
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
+    checkPathNames(info);
     // A kind without a protobuf form answers nothing in protobuf, errors included.
     ctx.protobufRefused = protobufGaps(sub?.kind === 'view' || sub?.kind === 'create' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
@@ -110,6 +116,7 @@ export function createResourceRouter(
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
+    if (sub?.kind === 'action') return handleAction(ctx, ep, info, sub);
     if (sub?.kind === 'create') return handleNamedCreate(ctx, ep, info, sub);
     await HANDLERS[info.verb](ctx, ep, info);
   };

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseRequestInfo, type ResourceRequestInfo } from './request-info.js';
 
 function info(method: string, path: string): ReturnType<typeof parseRequestInfo> {
-  return parseRequestInfo(method, new URL(path, 'http://localhost'));
+  const q = path.indexOf('?');
+  return parseRequestInfo(method, q < 0 ? path : path.slice(0, q), new URLSearchParams(q < 0 ? '' : path.slice(q + 1)));
 }
 
 function resource(method: string, path: string): ResourceRequestInfo {
@@ -72,8 +73,13 @@ describe('parseRequestInfo: resource requests', () => {
     ['GET', '/api/v1/watch/namespaces/ns1/configmaps/cm?watch=false', { verb: 'watch' }],
     // Kubernetes keeps the subresource of a legacy watch path (the router then finds no such route)
     ['GET', '/api/v1/watch/namespaces/ns1/pods/p/status', { verb: 'watch', name: 'p', subresource: 'status' }],
-    // repeated slashes are ignored
-    ['GET', '/api//v1/namespaces//ns1/configmaps/', { verb: 'list', resource: 'configmaps', namespace: 'ns1' }],
+    // outer slashes are trimmed; inner empty segments are kept (Kubernetes' splitPath), never collapsed
+    ['GET', '//api/v1/namespaces/ns1/configmaps/', { verb: 'list', resource: 'configmaps', namespace: 'ns1' }],
+    ['DELETE', '/api/v1/namespaces//configmaps', { verb: 'deletecollection', resource: 'configmaps', namespace: '', inNamespace: true }],
+    ['DELETE', '/api/v1/namespaces/ns1/configmaps//x', { resource: 'configmaps', name: '', parts: ['configmaps', '', 'x'] }],
+    // dot segments are segments like any other
+    ['DELETE', '/api/v1/namespaces/ns1/configmaps/..', { verb: 'delete', resource: 'configmaps', namespace: 'ns1', name: '..' }],
+    ['DELETE', '/api/v1/namespaces/ns1/configmaps/cm/..', { verb: 'delete', name: 'cm', subresource: '..' }],
   ];
   it.each(cases)('%s %s', (method, path, want) => {
     expect(resource(method, path)).toMatchObject(want);

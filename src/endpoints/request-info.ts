@@ -16,9 +16,21 @@ function isTrueParam(v: string | null): boolean {
   return s !== 'false' && s !== '0';
 }
 
-export function parseRequestInfo(method: string, url: URL): RequestInfo {
-  const path = url.pathname;
-  const segments = path.split('/').filter((s) => s !== '');
+/**
+ * Kubernetes' splitPath: outer slashes trimmed, inner empty segments kept, so `namespaces//x` never
+ * shifts a later segment into the namespace's place.
+ */
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/**
+ * `path` is the request path as sent, percent-decoded and not normalised (http/request-target.ts):
+ * a `..` segment stays a segment, for the router and the name checks to refuse.
+ */
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const segments = splitPath(path);
   const nonResource: NonResourceRequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase() };
   const prefix = segments[0];
   if (prefix !== 'api' && prefix !== 'apis') return nonResource;
@@ -70,8 +82,8 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
     parts: rest,
   };
   if (!info.name && info.verb === 'get') {
-    info.verb = isTrueParam(url.searchParams.get('watch')) ? 'watch' : 'list';
-  } else if (info.name && info.verb === 'get' && !info.subresource && isTrueParam(url.searchParams.get('watch'))) {
+    info.verb = isTrueParam(query.get('watch')) ? 'watch' : 'list';
+  } else if (info.name && info.verb === 'get' && !info.subresource && isTrueParam(query.get('watch'))) {
     // A watch of one object: the item path with ?watch=true, as document 1 allows.
     info.verb = 'watch';
   }

@@ -54,7 +54,7 @@ export function withAuthentication(authenticator: Authenticator, opts: Authentic
       case 'error':
         // The client hears only "Unauthorized"; the operator learns why. Authenticators keep
         // credentials out of their error messages.
-        opts.log.info('unable to authenticate the request', { path: ctx.url.pathname, error: result.error.message });
+        opts.log.info('unable to authenticate the request', { path: ctx.path, error: result.error.message });
         throw errors.unauthorized();
       case 'no-opinion':
         if (!opts.anonymous) throw errors.unauthorized();

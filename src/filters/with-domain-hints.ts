@@ -139,7 +139,7 @@ export function withDomainHints(names: ApiNames, isServedGroup: (group: string) 
   if (names.domain === KUBERNETES_DOMAIN) return undefined;
   return async (ctx, next) => {
     const { headers } = ctx.req;
-    const hints = domainHints(names, { path: ctx.url.pathname, contentType: headers['content-type'], accept: headers.accept, userAgent: headers['user-agent'] }, isServedGroup);
+    const hints = domainHints(names, { path: ctx.path, contentType: headers['content-type'], accept: headers.accept, userAgent: headers['user-agent'] }, isServedGroup);
     ctx.warnings.push(...hints.warnings);
     try {
       await next();

@@ -14,7 +14,7 @@ export function withPanicRecovery(log: Logger): Filter<RequestContext> {
       await next();
     } catch (err) {
       if (!(err instanceof StatusError)) {
-        log.error('request failed with an unexpected error', { method: ctx.req.method, path: ctx.url.pathname, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        log.error('request failed with an unexpected error', { method: ctx.req.method, path: ctx.path, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       }
       if (ctx.res.headersSent) {
         ctx.res.end();

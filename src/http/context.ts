@@ -8,7 +8,15 @@ export interface HttpContext {
   readonly res: HttpResponse;
   /** The client's TLS certificate as the handshake verified it; absent on plain HTTP. */
   readonly tls?: TlsPeer;
+  /**
+   * The query in `searchParams`; `pathname` is WHATWG-normalised, for display only: route and
+   * authorize by `path`.
+   */
   readonly url: URL;
+  /** The request path as sent: percent-decoded, never normalised (`.`, `..` and empty segments kept). */
+  readonly path: string;
+  /** Why the request target could not be parsed (answered 400 by the request-info filter); absent when it could. */
+  readonly targetError?: string;
   /** Aborted when the client goes away or the request deadline passes (filters may narrow it). */
   signal: AbortSignal;
   readonly startedAt: bigint;

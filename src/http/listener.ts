@@ -9,6 +9,7 @@ import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse }
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 
 export type HttpRequest = IncomingMessage | Http2ServerRequest;
 export type HttpResponse = ServerResponse | Http2ServerResponse;
@@ -41,6 +42,11 @@ export interface ListenOptions {
   /** Absent: plain HTTP/1.1 (the caller decides when that is acceptable). */
   tls?: TlsSettings;
   handler(req: HttpRequest, res: HttpResponse, peer: TlsPeer | undefined): void;
+  /**
+   * Called with the node server before it listens, to answer what never reaches `handler` (HTTP/1.1
+   * CONNECT and requests the parser refuses arrive as the server's `connect` and `clientError` events).
+   */
+  configure?(server: EventEmitter): void;
 }
 
 export interface Listener {
@@ -61,6 +67,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  options.configure?.(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -1,17 +1,15 @@
 /** Writing responses: headers every answer carries, bodies, and streaming for watches. */
 import type { HttpContext } from './context.js';
+import { warningHeaderValues } from './warning-header.js';
 
-/** Formats a warning as RFC 7234 `299 - "text"`, escaping quotes and backslashes. */
-export function warningHeader(text: string): string {
-  return `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ')}"`;
-}
 
 export function setCommonHeaders(ctx: HttpContext, contentType: string): void {
   const { res } = ctx;
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (ctx.warnings.length) res.setHeader('Warning', [...new Set(ctx.warnings)].map(warningHeader));
+  const warnings = warningHeaderValues(ctx.warnings);
+  if (warnings.length) res.setHeader('Warning', warnings);
 }
 
 export function writeBody(ctx: HttpContext, code: number, contentType: string, body: string | Buffer, extraHeaders?: Record<string, string>): void {
@@ -23,8 +21,11 @@ export function writeBody(ctx: HttpContext, code: number, contentType: string, b
   setCommonHeaders(ctx, contentType);
   for (const [k, v] of Object.entries(extraHeaders ?? {})) res.setHeader(k, v);
   res.statusCode = code;
-  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  res.end(body);
+  // A Buffer, never a string: Node writes the headers in the body's encoding when the body is a
+  // string, and the header values here are Latin-1 (byte) strings (see warning-header.ts).
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 export function writeText(ctx: HttpContext, code: number, text: string): void {

@@ -5,6 +5,7 @@
  */
 import type { HttpContext } from '../http/context.js';
 import type { HttpRequest, HttpResponse, TlsPeer } from '../http/listener.js';
+import { parseRequestTarget, RequestTargetError, type RequestTarget } from '../http/request-target.js';
 import { recordResponse } from '../http/response-recorder.js';
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './user-info.js';
@@ -56,11 +57,22 @@ export interface RequestContextOptions {
 /** A fresh context for one request, its response recorded from the first byte. */
 export function createRequestContext(req: HttpRequest, res: HttpResponse, opts: RequestContextOptions): RequestContext {
   let info: RequestInfo | undefined;
+  let target: RequestTarget;
+  let targetError: string | undefined;
+  try {
+    target = parseRequestTarget(req.url ?? '/');
+  } catch (e) {
+    if (!(e instanceof RequestTargetError)) throw e;
+    targetError = e.message;
+    target = parseRequestTarget('/');
+  }
   return {
     req,
     res,
     ...(opts.tls ? { tls: opts.tls } : {}),
-    url: new URL(req.url ?? '/', 'http://localhost'),
+    url: target.url,
+    path: target.path,
+    ...(targetError !== undefined ? { targetError } : {}),
     signal: opts.signal,
     startedAt: process.hrtime.bigint(),
     warnings: [],

@@ -24,6 +24,7 @@ export interface ResourceRequestInfo {
 
 export interface NonResourceRequestInfo {
   isResourceRequest: false;
+  /** The path as sent (percent-decoded, never normalised). */
   path: string;
   /** Lowercase HTTP method: get, post, put, patch, delete, head, options. */
   verb: string;

@@ -24,16 +24,42 @@ export function encodeContinue(revision: number, startRelative: string): string 
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
+/**
+ * Reads a token back. Throws 400 for anything this server did not issue, in Kubernetes' words
+ * (`invalid continue token: continue key is not valid: ...`); never anything else, whatever the
+ * bytes.
+ */
 export function decodeContinue(token: string): ContinuePosition {
+  const invalid = (why?: string) => errors.badRequest(`invalid continue token: continue key is not valid${why === undefined ? '' : `: ${why}`}`);
+  const bad = badBase64Byte(token);
+  if (bad !== undefined) throw invalid(`illegal base64 data at input byte ${bad}`);
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    throw errors.badRequest('invalid continue token: it is not one this server issued; start a new list without continue');
+  } catch (e) {
+    throw invalid((e as Error).message);
   }
-  const b = body as Partial<TokenBody>;
-  if (b.v !== VERSION || typeof b.rv !== 'number' || !Number.isInteger(b.rv) || typeof b.start !== 'string' || b.start.includes('..')) {
-    throw errors.badRequest('invalid continue token: it is not one this server issued; start a new list without continue');
-  }
+  // JSON null decodes to an empty token in Go: no version.
+  if (body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalid(`json: cannot unmarshal ${jsonTypeName(body)} into Go value of type storage.continueToken`);
+  const b = body as Record<string, unknown>;
+  if (b.v !== VERSION) throw invalid(`server does not recognize this encoded version ${typeof b.v === 'string' ? b.v : ''}`);
+  if (typeof b.rv !== 'number' || !Number.isSafeInteger(b.rv) || b.rv === 0) throw invalid(`incorrect encoded start resourceVersion (version ${VERSION})`);
+  if (typeof b.start !== 'string' || b.start === '') throw invalid(`encoded start key empty (version ${VERSION})`);
+  // The start key is appended to the resource's prefix: it may not climb out of it.
+  if (b.start.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) throw invalid(b.start);
   return { revision: b.rv, start: b.start };
+}
+
+/** Where unpadded base64url (Go's RawURLEncoding) fails, if it does. */
+function badBase64Byte(token: string): number | undefined {
+  const i = token.search(/[^A-Za-z0-9_-]/);
+  if (i >= 0) return i;
+  if (token.length % 4 === 1) return token.length - 1;
+  return undefined;
+}
+
+function jsonTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : 'number';
 }

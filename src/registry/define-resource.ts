@@ -141,6 +141,29 @@ export interface ViewSubresource<T extends KubeObject = KubeObject> {
   readonly table?: TableDefinition;
 }
 
+/**
+ * A subresource that takes a create of another kind and acts on the parent with it (pods/binding
+ * takes a Binding and assigns the pod to a node), answering a Success Status. The change is
+ * written as the parent, bypassing the parent's update rules, as Kubernetes writes it straight to
+ * storage.
+ */
+export interface ActionSubresource<T extends KubeObject = KubeObject> {
+  readonly kind: 'action';
+  readonly verbs: readonly Verb[];
+  /** The group, version and kind of the body, e.g. core/v1 Binding. */
+  readonly body: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly schema: StructSchema;
+  /** Validation of the body as sent (422 with the body's kind). */
+  validateBody?(body: KubeObject, ctx: StrategyContext): FieldError[];
+  /**
+   * The parent with the action applied. Pure: returns a new object. Throws a StatusError (usually a
+   * Conflict) when the parent cannot take the action.
+   */
+  apply(body: KubeObject, parent: T, ctx: StrategyContext): T;
+}
+
+export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T> | ActionSubresource<T> | CreateSubresource;
+
 /** What a create subresource may know and do beside its input. */
 export interface CreateSubresourceContext extends StrategyContext {
   readonly signal: AbortSignal;
@@ -164,8 +187,6 @@ export interface CreateSubresource {
    */
   create(name: string, request: KubeObject, ctx: CreateSubresourceContext): Promise<KubeObject>;
 }
-
-export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T> | CreateSubresource;
 
 /**
  * Side effects that must happen with a write and be undone if it fails (Service IP and port

@@ -15,7 +15,7 @@ import { zeroValue, type DeleteOptions, type KubeObject, type ObjectMeta } from 
 import { WatchCache, type CacheEntry } from '../storage/cacher/cache.js';
 import { EncodedObject } from '../machinery/encoded-object.js';
 import { isKVError, type KVEntry, type RevisionedKV } from '../storage/kv.js';
-import type { ResourceDefinition, StrategyContext, WriteTransaction } from './define-resource.js';
+import type { PartialSubresource, ResourceDefinition, StrategyContext, WriteTransaction } from './define-resource.js';
 import { carryUpdateSystemFields, fillCreateSystemFields, formatTime, generateName, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { StoreReads } from './store-reads.js';
 
@@ -188,17 +188,30 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     if (this.hasStatusSubresource && !strategy.statusOnCreate) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
+    const check = async (o: KubeObject, dryRun: boolean, warnings: string[]): Promise<void> => {
+      const errs = [
+        ...validateObjectMeta(o.metadata, this.def.namespaced, strategy.nameValidator),
+        ...(strategy.validate?.(o, ctx) ?? []),
+        ...(strategy.validateCreate?.(o, ctx) ?? []),
+      ];
+      if (errs.length) throw this.invalid(o.metadata.name ?? '', errs);
+      warnings.push(...(strategy.warnings?.(o, undefined, ctx) ?? []));
+      strategy.canonicalize?.(o);
+      await this.admission.validate(this.attrs('CREATE', { ...scope, warnings }, o.metadata.name ?? '', '', dryRun, o));
+    };
+    if (strategy.beginCreate && !opts.dryRun) {
+      // Allocations (Service IPs and ports) are writes of their own: rehearse the create as a dry run
+      // first, so that one refused by validation, admission or an existing name never takes and gives
+      // back a value, which would move the store's revision for a write that changed nothing.
+      const rehearsal = structuredClone(obj);
+      await finishing(await strategy.beginCreate(rehearsal, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, []));
+      if (!generated && (await this.nextEntry(this.keyFor(scope.namespace, obj.metadata.name as string), obj.metadata.name as string, undefined))) {
+        throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
+      }
+    }
     const tx = await strategy.beginCreate?.(obj, { ...ctx, dryRun: opts.dryRun });
     return finishing(tx, opts.dryRun, async () => {
-      const errs = [
-        ...validateObjectMeta(obj.metadata, this.def.namespaced, strategy.nameValidator),
-        ...(strategy.validate?.(obj, ctx) ?? []),
-        ...(strategy.validateCreate?.(obj, ctx) ?? []),
-      ];
-      if (errs.length) throw this.invalid(obj.metadata.name ?? '', errs);
-      scope.warnings.push(...(strategy.warnings?.(obj, undefined, ctx) ?? []));
-      strategy.canonicalize?.(obj);
-      await this.admission.validate(this.attrs('CREATE', scope, obj.metadata.name ?? '', '', opts.dryRun, obj));
+      await check(obj, opts.dryRun, scope.warnings);
       if (opts.dryRun) return obj;
 
       for (let attempt = 1; ; attempt++) {
@@ -271,7 +284,9 @@ export class GenericStore extends StoreReads {
     if (opts.subresource && !sub) throw errors.notFound(this.groupResource, name);
     // A partial subresource (status, finalize) writes its part; a view (scale) writes the whole
     // object through the main strategy, having mapped its change onto it already.
-    const partial = sub?.kind === 'partial' ? sub : undefined;
+    // An action (pods/binding) has made the whole object already; it is written as a partial write
+    // that takes everything, without the main strategy's update rules.
+    const partial = sub?.kind === 'partial' ? sub : sub?.kind === 'action' ? ACTION_WRITE : undefined;
     const obj: KubeObject = partial ? partial.merge(sent, current) : structuredClone(sent);
     this.setIdentity(obj);
     this.bindNamespace(obj, scope);
@@ -287,18 +302,26 @@ export class GenericStore extends StoreReads {
     if (strategy.trackGeneration && !partial && specChanged(obj, current)) {
       obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    const tx = partial ? undefined : await strategy.beginUpdate?.(obj, current, { ...ctx, dryRun: opts.dryRun });
-    return finishing(tx, opts.dryRun, async (): Promise<KubeObject | LostRace> => {
+    const check = async (o: KubeObject, dryRun: boolean, warnings: string[]): Promise<void> => {
       const errs = [
-        ...validateObjectMetaUpdate(obj.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
+        ...validateObjectMetaUpdate(o.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
         ...(partial
-          ? (partial.validateUpdate?.(obj, current, ctx) ?? [])
-          : [...(strategy.validate?.(obj, ctx) ?? []), ...(strategy.validateUpdate?.(obj, current, ctx) ?? [])]),
+          ? (partial.validateUpdate?.(o, current, ctx) ?? [])
+          : [...(strategy.validate?.(o, ctx) ?? []), ...(strategy.validateUpdate?.(o, current, ctx) ?? [])]),
       ];
       if (errs.length) throw this.invalid(name, errs);
-      scope.warnings.push(...(strategy.warnings?.(obj, current, ctx) ?? []));
-      if (!partial) strategy.canonicalize?.(obj);
-      await this.admission.validate(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
+      warnings.push(...(strategy.warnings?.(o, current, ctx) ?? []));
+      if (!partial) strategy.canonicalize?.(o);
+      await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
+    };
+    if (!partial && strategy.beginUpdate && !opts.dryRun) {
+      // As on create: a refused update must not take and give back allocations.
+      const rehearsal = structuredClone(obj);
+      await finishing(await strategy.beginUpdate(rehearsal, current, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, []));
+    }
+    const tx = partial ? undefined : await strategy.beginUpdate?.(obj, current, { ...ctx, dryRun: opts.dryRun });
+    return finishing(tx, opts.dryRun, async (): Promise<KubeObject | LostRace> => {
+      await check(obj, opts.dryRun, scope.warnings);
 
       obj.metadata.resourceVersion = current.metadata.resourceVersion;
       const removing = this.shouldDeleteDuringUpdate(obj);
@@ -457,6 +480,8 @@ interface LostRace {
 function isLostRace(v: KubeObject | LostRace): v is LostRace {
   return typeof v === 'object' && v !== null && (v as LostRace).lost === true;
 }
+
+const ACTION_WRITE: PartialSubresource = { kind: 'partial', verbs: [], merge: (sent) => structuredClone(sent) };
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {
   const strip = ({ metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest }: KubeObject): unknown => JSON.parse(JSON.stringify(rest));

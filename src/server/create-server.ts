@@ -46,6 +46,7 @@ import type { Logger } from '../machinery/logger.js';
 import { createApiMetrics } from './metrics.js';
 import { DEFAULTS, TLS_VERSION_NAMES, type ServerOptions } from './options.js';
 import { createRequestListener } from './request-listener.js';
+import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
 import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
@@ -211,6 +212,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     host: bindAddress,
     port: options.port ?? 0,
     handler: onRequest,
+    configure: answerOutsideHandlers,
     ...(material
       ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
       : {}),

@@ -5,9 +5,8 @@ import type { Logger, LogLevel } from '../machinery/logger.js';
 
 export interface ServerOptions {
   /**
-   * Address to listen on. The library listens on loopback unless told otherwise (a program or test
-   * suite embedding a server rarely means to expose it); the CLI's `--bind-address` defaults to
-   * 0.0.0.0, as kube-apiserver's.
+   * Address to listen on; loopback unless told otherwise (the library and, until callers are
+   * authenticated, the CLI's `--bind-address`; kube-apiserver's default is 0.0.0.0).
    */
   bindAddress?: string;
   /** Port of the listener (`--secure-port`); 0 picks a free one. */

@@ -21,8 +21,10 @@ export function createRequestListener(deps: { chain: readonly ChainStep[]; handl
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
     const abort = new AbortController();
+    // The client left before the answer was complete. (writableEnded, not writableFinished: Node's
+    // HTTP/2 response reports a stream the client reset as finished, and a watch would run on.)
     res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableEnded) abort.abort();
     });
     const ctx = createRequestContext(req, res, { signal: abort.signal, ...(tls ? { tls } : {}), ...(deps.protobufMediaType ? { protobufMediaType: deps.protobufMediaType } : {}) });
     handle(ctx).catch((e: unknown) => {

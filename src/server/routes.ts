@@ -56,6 +56,8 @@ export function createRouter(deps: RouteDeps) {
     if (info.isResourceRequest) return deps.routeResource(ctx, info);
     const method = ctx.req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowed();
+    // An empty inner segment (`//`, `/api//v1`) names no document; trailing slashes are tolerated.
+    if (/\/\/./.test(info.path) || info.path.startsWith('//')) throw notFoundResource();
     const path = info.path.replace(/\/+$/, '') || '/';
     const segs = path.split('/').filter(Boolean);
     if (path === '/') return respondValue(ctx, 200, { paths: rootPaths() });

@@ -40,7 +40,7 @@ describe('a SQLite data directory keeps the domain it was created with', () => {
     expect(made.status).toBe(201);
     expect((await first.stop()).code).toBe(0);
 
-    const refused = await runCli(['--port', '0', '--data-dir', first.dataDir, '--api-domain=k8s.io']);
+    const refused = await runCli(['--secure-port', '0', '--data-dir', first.dataDir, '--api-domain=k8s.io']);
     expect(refused.code).toBe(1);
     expect(refused.stdout).not.toContain('serving');
     expect(refused.stderr).toBe(
@@ -59,12 +59,12 @@ describe('a SQLite data directory keeps the domain it was created with', () => {
   it('createServer rejects with StoreDomainMismatchError and leaves the store closed for the next start', async () => {
     const dataDir = tempDir();
     cleanup.push(dataDir);
-    const first = await createServer({ port: 0, dataDir, apiDomain: 'k8s.io', logLevel: 'silent' });
+    const first = await createServer({ port: 0, plainHttp: true, dataDir, apiDomain: 'k8s.io', logLevel: 'silent' });
     await first.close();
-    const err = await createServer({ port: 0, dataDir, logLevel: 'silent' }).catch((e: unknown) => e);
+    const err = await createServer({ port: 0, plainHttp: true, dataDir, logLevel: 'silent' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreDomainMismatchError);
     expect(err).toMatchObject({ storedDomain: 'k8s.io', requestedDomain: 'orch.io' });
-    const again = await createServer({ port: 0, dataDir, apiDomain: 'k8s.io', logLevel: 'silent' });
+    const again = await createServer({ port: 0, plainHttp: true, dataDir, apiDomain: 'k8s.io', logLevel: 'silent' });
     expect(await namespaces(again.url)).toContain('kube-system');
     await again.close();
   });
@@ -97,7 +97,7 @@ describe.skipIf(skip)('an etcd prefix keeps the domain it was created with', () 
 
     const dir = tempDir();
     cleanup.push(dir);
-    const refused = await runCli(['--port', '0', '--data-dir', dir, ...etcdArgs]);
+    const refused = await runCli(['--secure-port', '0', '--data-dir', dir, ...etcdArgs]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       `orch-apiserver: cannot start: the etcd prefix ${prefix} at ${etcd.endpoint} was created with --api-domain=k8s.io, and this server was started with --api-domain=orch.io; ` +

@@ -84,6 +84,18 @@ export interface WatchReader {
 export function httpCall(to: string | Target, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
   const target = typeof to === 'string' ? { url: to } : to;
   const url = new URL(path, target.url);
+  return sendRequest(target, method, `${url.pathname}${url.search}`, opts);
+}
+
+/**
+ * Sends `requestTarget` as the request target exactly as given: no dot-segment resolution, no
+ * escaping (httpCall resolves its path against the base URL first, as clients do).
+ */
+export function rawCall(to: string | Target, method: string, requestTarget: string, opts: RequestOptions = {}): Promise<Reply> {
+  return sendRequest(typeof to === 'string' ? { url: to } : to, method, requestTarget, opts);
+}
+
+function sendRequest(target: Target, method: string, requestTarget: string, opts: RequestOptions): Promise<Reply> {
   let payload: Buffer | undefined;
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) {
@@ -91,9 +103,11 @@ export function httpCall(to: string | Target, method: string, path: string, opts
     headers['content-type'] ??= opts.contentType ?? 'application/json';
     headers['content-length'] = String(payload.length);
   }
-  if (target.h2) return h2Call(target.h2(), method, url, headers, payload);
+  if (target.h2) return h2Call(target.h2(), method, requestTarget, headers, payload);
   return new Promise((resolve, reject) => {
-    const req = requestFor(target)(url, { method, headers, ...(target.tls ?? {}) }, (res: IncomingMessage) => {
+    const base = new URL(target.url);
+    const where = { host: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, path: requestTarget };
+    const req = requestFor(target)({ ...where, method, headers, ...(target.tls ?? {}) }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -131,15 +145,15 @@ function plainHeaders(headers: Http2Headers): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !k.startsWith(':'))) as IncomingHttpHeaders;
 }
 
-function h2Stream(session: ClientHttp2Session, method: string, url: URL, headers: Record<string, string>, payload?: Buffer): ClientHttp2Stream {
-  const stream = session.request({ ':method': method, ':path': `${url.pathname}${url.search}`, ...headers }, { endStream: payload === undefined });
+function h2Stream(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string>, payload?: Buffer): ClientHttp2Stream {
+  const stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
   if (payload !== undefined) stream.end(payload);
   return stream;
 }
 
-function h2Call(session: ClientHttp2Session, method: string, url: URL, headers: Record<string, string>, payload?: Buffer): Promise<Reply> {
+function h2Call(session: ClientHttp2Session, method: string, path: string, headers: Record<string, string>, payload?: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const stream = h2Stream(session, method, url, headers, payload);
+    const stream = h2Stream(session, method, path, headers, payload);
     let status = 0;
     let replyHeaders: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
@@ -160,7 +174,7 @@ function h2Call(session: ClientHttp2Session, method: string, url: URL, headers: 
 function watchResponse(target: Target, url: URL, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Readable; close(): void }> {
   return new Promise((resolve, reject) => {
     if (target.h2) {
-      const stream = h2Stream(target.h2(), 'GET', url, headers);
+      const stream = h2Stream(target.h2(), 'GET', `${url.pathname}${url.search}`, headers);
       stream.on('response', (h) => resolve({ status: Number(h[':status']), headers: plainHeaders(h), body: stream, close: () => stream.close() }));
       stream.on('error', reject);
       return;

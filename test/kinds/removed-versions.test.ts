@@ -26,7 +26,6 @@ const REMOVED: Removed[] = [
   { group: (n) => n.group('discovery'), version: 'v1beta1', resources: [{ name: 'endpointslices', namespaced: true }] },
   { group: (n) => n.group('events'), version: 'v1beta1', resources: [{ name: 'events', namespaced: true }] },
   { group: () => 'autoscaling', version: 'v2beta1', resources: [{ name: 'horizontalpodautoscalers', namespaced: true }] },
-  { group: () => 'autoscaling', version: 'v2beta2', resources: [{ name: 'horizontalpodautoscalers', namespaced: true }] },
   {
     group: () => 'policy',
     version: 'v1beta1',
@@ -36,7 +35,6 @@ const REMOVED: Removed[] = [
     ],
   },
   { group: (n) => n.group('node'), version: 'v1beta1', resources: [{ name: 'runtimeclasses', namespaced: false }] },
-  { group: (n) => n.group('storage'), version: 'v1beta1', resources: [{ name: 'csistoragecapacities', namespaced: true }] },
 ];
 
 describe.each(['orch.io', 'k8s.io'])('removed versions are not served (%s)', (domain) => {

@@ -114,7 +114,13 @@ describe('HTTP/2', () => {
       }
       expect((await s.del(`${CM}/a`)).status).toBe(200);
       expect((await w.next(1))[0]?.type).toBe('DELETED');
+      // The server notices the client's RST_STREAM and ends the watch (no leaked watcher).
+      // Requests in flight, besides the /metrics request that asks.
+      const others = async (): Promise<number> => Number(/^apiserver_current_inflight_requests (\d+)/m.exec((await s.get('/metrics')).text)?.[1]) - 1;
+      expect(await others()).toBe(1);
       w.close();
+      for (let i = 0; i < 100 && (await others()) !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await others()).toBe(0);
       expect(warnings.map((x) => x.message)).toEqual([]);
     } finally {
       process.off('warning', onWarning);

@@ -101,6 +101,44 @@ const EXPECTED: Record<string, Expectation> = {
     cells: { Schedule: '*/5 * * * *', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Containers: 'hello', Images: 'busybox:1.36', Selector: '<none>' },
   },
   'coordination/v1/Lease': { columns: ['Name', 'Holder', 'Age'], cells: { Holder: 'node-1' } },
+  'policy/v1/PodDisruptionBudget': {
+    columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
+    cells: { 'Min Available': '1', 'Max Unavailable': 'N/A', 'Allowed Disruptions': 0 },
+  },
+  'scheduling/v1/PriorityClass': { columns: ['Name', 'Value', 'Global-Default', 'Age'], cells: { Value: 1000, 'Global-Default': false } },
+  'networking/v1/NetworkPolicy': { columns: ['Name', 'Pod-Selector', 'Age'], cells: { 'Pod-Selector': 'app=db' } },
+  'storage/v1/StorageClass': {
+    columns: ['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'],
+    cells: { Provisioner: 'example.com/fast', ReclaimPolicy: 'Delete', VolumeBindingMode: 'Immediate', AllowVolumeExpansion: true },
+  },
+  'storage/v1/CSIDriver': {
+    columns: ['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age'],
+    cells: { AttachRequired: false, PodInfoOnMount: false, StorageCapacity: false, TokenRequests: 'vault', RequiresRepublish: false, Modes: 'Persistent' },
+  },
+  'storage/v1/CSINode': { columns: ['Name', 'Drivers', 'Age'], cells: { Drivers: 1 } },
+  'storage/v1/VolumeAttachment': { columns: ['Name', 'Attacher', 'PV', 'Node', 'Attached', 'Age'], cells: { Attacher: 'example.csi.io', PV: 'pv-1', Node: 'node-1', Attached: false } },
+  'storage/v1/CSIStorageCapacity': { columns: ['Name', 'StorageClassName', 'Capacity'], cells: { StorageClassName: 'fast', Capacity: '100Gi' } },
+  'storage/v1beta1/CSIStorageCapacity': { columns: ['Name', 'StorageClassName', 'Capacity'], cells: { StorageClassName: 'fast', Capacity: '100Gi' } },
+  'core/v1/LimitRange': { columns: defaultColumns, cells: {} },
+  'core/v1/ResourceQuota': { columns: ['Name', 'Age', 'Request', 'Limit'], cells: { Request: '', Limit: '' } },
+  'core/v1/PodTemplate': { columns: ['Name', 'Containers', 'Images', 'Pod Labels'], cells: { Containers: 'web', Images: 'nginx:1.25', 'Pod Labels': 'app=web' } },
+  'core/v1/ReplicationController': {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', '*Containers', '*Images', '*Selector'],
+    cells: { Desired: 1, Current: 0, Ready: 0, Containers: 'web', Images: 'nginx:1.25', Selector: 'app=legacy' },
+  },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
+  },
+  'autoscaling/v1/HorizontalPodAutoscaler': {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
+  },
+  'autoscaling/v2beta2/HorizontalPodAutoscaler': {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
+  },
+  'node/v1/RuntimeClass': { columns: ['Name', 'Handler', 'Age'], cells: { Handler: 'runc' } },
 };
 
 function keyOf(def: ResourceDefinition): string {

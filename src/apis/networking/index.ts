@@ -2,5 +2,6 @@
 import type { ResourceFactory } from '../../registry/define-resource.js';
 import { ingressResource } from './v1/ingress.js';
 import { ingressClassResource } from './v1/ingress-class.js';
+import { networkPolicyResource } from './v1/networkpolicy.js';
 
-export const networkingResources: readonly ResourceFactory[] = [ingressClassResource, ingressResource];
+export const networkingResources: readonly ResourceFactory[] = [ingressClassResource, ingressResource, networkPolicyResource];

@@ -12,6 +12,7 @@ import { toServed } from '../conversion.js';
 import { managedFieldsStep, requestManager } from '../field-manager.js';
 import { parseMediaType } from '../../http/negotiate.js';
 import { errors, StatusError } from '../../machinery/errors.js';
+import { findTooDeep, tooDeepMessage } from '../../machinery/codec/nesting.js';
 import type { KubeObject, StructSchema } from '../../schema/index.js';
 import { goValue } from '../patch/go-format.js';
 import { applyJsonPatch, JsonPatchError, parseJsonPatch } from '../patch/json-patch.js';
@@ -92,9 +93,14 @@ export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoin
   } catch (e) {
     throw errors.badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
   }
+  const tooDeep = findTooDeep(patch);
+  if (tooDeep) {
+    // Kubernetes' words: its JSON scanner refuses the document while decoding the patch.
+    throw errors.badRequest(type === STRATEGIC_MERGE_PATCH ? tooDeepMessage(tooDeep) : `error decoding patch: ${tooDeepMessage(tooDeep)}`);
+  }
   if (type === JSON_PATCH) {
     const problems = validation === 'Ignore' ? [] : jsonPatchProblems(text, patch);
-    return { apply: jsonPatchTransform(patch), validate: patchValidator(ctx, validation, problems, sortedKeyOrder, sortedJson) };
+    return { apply: withinNesting(jsonPatchTransform(patch)), validate: patchValidator(ctx, validation, problems, sortedKeyOrder, sortedJson) };
   }
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
     throw errors.badRequest(type === MERGE_PATCH ? 'a merge patch must be a JSON object' : 'invalid JSON document');
@@ -102,13 +108,35 @@ export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoin
   const problems = validation === 'Ignore' ? [] : untypedDuplicates(text);
   const body = patch as Record<string, unknown>;
   if (type === MERGE_PATCH) {
-    return { apply: (current) => applyMergePatch(current, body), validate: patchValidator(ctx, validation, problems, sortedKeyOrder, sortedJson) };
+    return { apply: withinNesting((current) => applyMergePatch(current, body)), validate: patchValidator(ctx, validation, problems, sortedKeyOrder, sortedJson) };
   }
   return {
-    apply: (current) => strategicMerge(current, body, schema),
+    apply: withinNesting((current) => strategicMerge(current, body, schema)),
     // Kubernetes lists the unknown fields of a strategic merge sorted by their text, and shows the
     // patch (not the result) as Go prints a map.
     validate: patchValidator(ctx, validation, problems, (paths) => [...paths].sort((a, b) => (unknownField(a) < unknownField(b) ? -1 : 1)), () => goValue(body)),
+  };
+}
+
+/**
+ * A patch whose result nests past the limit is refused as Kubernetes refuses a patched document
+ * it cannot decode (422 on `patch`). Patch engines recurse per level, and a JSON patch can deepen a
+ * document (copy, move, add at a deep path), so running out of stack on the way is the same refusal.
+ */
+function withinNesting(apply: (current: KubeObject) => unknown): (current: KubeObject) => unknown {
+  const refuse = (detail: string): StatusError =>
+    errors.invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', value: '(the patched object)', detail }]);
+  return (current) => {
+    let patched: unknown;
+    try {
+      patched = apply(current);
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/i.test(e.message)) throw refuse(tooDeepMessage({ char: '{' }));
+      throw e;
+    }
+    const tooDeep = findTooDeep(patched);
+    if (tooDeep) throw refuse(tooDeepMessage(tooDeep));
+    return patched;
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { toServed, toServedText } from '../conversion.js';
 import { flushHeaders, setCommonHeaders } from '../../http/respond.js';
+import { timerDelayMs } from './timeout.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import { escapeFieldValue, parseFieldSelector } from '../../machinery/field-selector.js';
 import { EncodedObject, type WatchItem } from '../../machinery/encoded-object.js';
@@ -45,7 +46,7 @@ export async function handleWatch(ctx: RequestContext, ep: ResourceEndpoint, inf
 
   const stop = new AbortController();
   const signal = AbortSignal.any([ctx.signal, stop.signal]);
-  const timer = timeoutSeconds > 0 ? setTimeout(() => stop.abort(), timeoutSeconds * 1000) : undefined;
+  const timer = timeoutSeconds > 0 ? setTimeout(() => stop.abort(), timerDelayMs(timeoutSeconds)) : undefined;
   const kind = ep.def.kind;
   const apiVersion = apiVersionOf(ep.def);
   const bookmark = (revision: number, initialEventsEnd: boolean): EncodedObject =>

@@ -136,8 +136,38 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/**
+ * Bytes a patch's copy operations may add in total (Kubernetes' JSONPatchMaxCopyBytes): each copy
+ * can double the document, so without a bound a few dozen operations exhaust memory.
+ */
+const MAX_COPY_BYTES = 3 * 1024 * 1024;
+
+/** The length of a value's compact JSON text, measured without recursion. */
+function jsonSize(value: unknown): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  for (let i = stack.length; i > 0; i = stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      size += 2 + Math.max(0, v.length - 1);
+      for (const x of v) stack.push(x);
+    } else if (isContainer(v)) {
+      const entries = Object.entries(v);
+      size += 2 + Math.max(0, entries.length - 1);
+      for (const [k, x] of entries) {
+        size += JSON.stringify(k).length + 1;
+        stack.push(x);
+      }
+    } else {
+      size += v === undefined ? 4 : JSON.stringify(v).length;
+    }
+  }
+  return size;
+}
+
 export function applyJsonPatch(input: unknown, ops: readonly JsonPatchOp[]): unknown {
   let doc: unknown = structuredClone(input);
+  let copied = 0;
   for (const op of ops) {
     switch (op.op) {
       case 'add':
@@ -156,9 +186,15 @@ export function applyJsonPatch(input: unknown, ops: readonly JsonPatchOp[]): unk
         doc = add(doc, op.path, v);
         break;
       }
-      case 'copy':
-        doc = add(doc, op.path, structuredClone(getAt(doc, op.from)));
+      case 'copy': {
+        const value = getAt(doc, op.from);
+        copied += jsonSize(value);
+        if (copied > MAX_COPY_BYTES) {
+          throw new JsonPatchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_COPY_BYTES}`);
+        }
+        doc = add(doc, op.path, structuredClone(value));
         break;
+      }
       case 'test':
         if (!deepEqual(getAt(doc, op.path), op.value)) throw new JsonPatchError(`testing value ${op.path} failed: test failed`);
         break;

@@ -2,6 +2,7 @@
  * Whole objects in protobuf: the kind's message inside the `k8s\0` envelope, and the Serializer
  * that answers and reads request bodies for one schema. Watch events have their own frame format.
  */
+import { findTooDeep, tooDeepMessage } from '../../machinery/codec/nesting.js';
 import { DecodeBodyError, type JsonText, type Serializer } from '../../machinery/codec/serializers.js';
 import { ProtobufDecodeError, ProtobufReader } from '../../machinery/codec/protobuf-reader.js';
 import { ProtobufWriter, WireType } from '../../machinery/codec/protobuf-writer.js';
@@ -39,7 +40,11 @@ export function protobufSerializer(mediaType: string, schema: StructSchema): Ser
     encodeText: (text: JsonText) => encodeProtobufObject(schema, JSON.parse(text.json)),
     decode(body) {
       try {
-        return decodeProtobufObject(schema, body);
+        const value = decodeProtobufObject(schema, body);
+        // Embedded JSON (RawExtension) may nest deeper than the messages around it.
+        const tooDeep = findTooDeep(value);
+        if (tooDeep) throw new DecodeBodyError(`the request body is not a valid protobuf ${schema.name.split('.').pop() ?? ''}: ${tooDeepMessage(tooDeep)}`);
+        return value;
       } catch (e) {
         if (e instanceof ProtobufDecodeError) throw new DecodeBodyError(`the request body is not a valid protobuf ${schema.name.split('.').pop() ?? ''}: ${e.message}`);
         throw e;

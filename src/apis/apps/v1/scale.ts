@@ -1,5 +1,5 @@
 /**
- * `/scale` of the replicated kinds (Deployment, ReplicaSet): the parent seen as an autoscaling/v1
+ * `/scale` of the replicated kinds (Deployment, ReplicaSet, StatefulSet, ReplicationController): the parent seen as an autoscaling/v1
  * Scale. A write changes only spec.replicas and goes through the parent's own strategy, so it is
  * validated as the parent and bumps its generation.
  */
@@ -14,8 +14,14 @@ import { scaleTable } from './tables.js';
 
 /** What a kind needs to be scalable. */
 export interface Scalable extends KubeObject {
-  spec: { replicas?: number; selector?: LabelSelector };
+  spec: { replicas?: number; selector?: LabelSelector | Record<string, string> };
   status: { replicas?: number };
+}
+
+/** Where the scaled kind differs from the apps kinds: its group, and a selector that is a plain label map (ReplicationController). */
+export interface ScaleOptions {
+  readonly group?: string;
+  readonly mapSelector?: boolean;
 }
 
 /** The selector in the string form of label queries (`app=web,tier in (a,b)`). */
@@ -23,7 +29,9 @@ export function selectorString(sel: LabelSelector | undefined): string {
   return labelSelectorFromStructured(sel as StructuredLabelSelector | undefined).toString();
 }
 
-export function scaleSubresource<T extends Scalable>(names: ApiNames, resource: string): ViewSubresource<T> {
+export function scaleSubresource<T extends Scalable>(names: ApiNames, resource: string, opts: ScaleOptions = {}): ViewSubresource<T> {
+  const selectorOf = (parent: T): string =>
+    opts.mapSelector ? selectorString({ matchLabels: parent.spec.selector as Record<string, string> | undefined }) : selectorString(parent.spec.selector as LabelSelector | undefined);
   return {
     kind: 'view',
     verbs: ['get', 'patch', 'update'],
@@ -47,14 +55,14 @@ export function scaleSubresource<T extends Scalable>(names: ApiNames, resource: 
         },
         // ScaleSpec.replicas is omitempty: zero replicas print as an empty spec, as in Kubernetes.
         spec: replicas ? { replicas } : {},
-        status: { replicas: parent.status.replicas ?? 0, selector: selectorString(parent.spec.selector) },
+        status: { replicas: parent.status.replicas ?? 0, selector: selectorOf(parent) },
       };
     },
     fromView(view, parent) {
       const scale = view as Scale;
       if (scale.metadata.uid && scale.metadata.uid !== parent.metadata.uid) {
         throw errors.conflict(
-          { group: 'apps', resource: `${resource}/scale` },
+          { group: opts.group ?? 'apps', resource: `${resource}/scale` },
           parent.metadata.name ?? '',
           `Precondition failed: UID in precondition: ${scale.metadata.uid}, UID in object meta: ${parent.metadata.uid ?? ''}`,
         );

@@ -3,11 +3,15 @@ import type { ResourceFactory } from '../../../registry/define-resource.js';
 import { configMapResource } from './configmap.js';
 import { endpointsResource } from './endpoints.js';
 import { eventResource } from './event.js';
+import { limitRangeResource } from './limitrange.js';
 import { namespaceResource } from './namespace.js';
 import { nodeResource } from './node.js';
 import { persistentVolumeResource } from './persistentvolume.js';
 import { persistentVolumeClaimResource } from './persistentvolumeclaim.js';
 import { podResource } from './pod.js';
+import { podTemplateResource } from './podtemplate.js';
+import { replicationControllerResource } from './replicationcontroller.js';
+import { resourceQuotaResource } from './resourcequota.js';
 import { secretResource } from './secret.js';
 import { serviceResource } from './service/index.js';
 import { serviceAccountResource } from './serviceaccount.js';
@@ -24,4 +28,8 @@ export const coreV1Resources: readonly ResourceFactory[] = [
   persistentVolumeClaimResource,
   serviceAccountResource,
   podResource,
+  limitRangeResource,
+  resourceQuotaResource,
+  podTemplateResource,
+  replicationControllerResource,
 ];

@@ -6,11 +6,12 @@
 import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { bindingSubresource } from './pod/binding.js';
 import { defaultPodObject } from './pod/defaults.js';
 import { PodSpec } from './pod/pod-spec.js';
 import { PodStatus } from './pod/pod-status.js';
 import { podQOSClass } from './pod/qos.js';
-import { validatePodCreate, validatePodSpecRules, validatePodStatusUpdate, validatePodUpdate } from './pod/validation/pod.js';
+import { validateEphemeralContainersUpdate, validatePodCreate, validatePodSpecRules, validatePodStatusUpdate, validatePodUpdate } from './pod/validation/pod.js';
 import { podTable } from './pod/table.js';
 
 export const PodSchema = t.struct('core.v1.Pod', {
@@ -64,6 +65,20 @@ export const podResource = defineResource<Pod>((names) => {
         },
         validateUpdate: (pod, old) => validatePodStatusUpdate(pod, old),
       }),
+      binding: bindingSubresource<Pod>(),
+      // Debug containers are added to a running pod here, and only here; everything else stays as stored.
+      ephemeralcontainers: {
+        kind: 'partial',
+        verbs: ['get', 'patch', 'update'],
+        merge(sent, current) {
+          const next = structuredClone(current);
+          next.metadata.resourceVersion = sent.metadata.resourceVersion;
+          if (sent.spec.ephemeralContainers === undefined) delete next.spec.ephemeralContainers;
+          else next.spec.ephemeralContainers = structuredClone(sent.spec.ephemeralContainers);
+          return next;
+        },
+        validateUpdate: (pod, old) => validateEphemeralContainersUpdate(pod, old, names, names.labelKey('config.mirror')),
+      },
     },
   };
 });

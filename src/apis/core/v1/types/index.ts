@@ -4,3 +4,4 @@ export * from './resources.js';
 export * from './scheduling.js';
 export * from './field-checks.js';
 export * from './claim-spec.js';
+export * from './topology.js';

@@ -179,3 +179,47 @@ export function validateContainers(
   });
   return errs;
 }
+
+/** What an ephemeral container may set; the rest (ports, probes, lifecycle, resources) would make it part of the workload. */
+const EPHEMERAL_ALLOWED = new Set([
+  'name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'volumeMounts', 'volumeDevices', 'terminationMessagePath',
+  'terminationMessagePolicy', 'imagePullPolicy', 'securityContext', 'stdin', 'stdinOnce', 'tty', 'targetContainerName',
+]);
+
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === false || v === 0 || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.values(v as object).every(isZero);
+  return false;
+}
+
+/** Kubernetes' validateEphemeralContainers: each as a container, unique names, a real target, only the allowed fields, no sub-paths. */
+export function validateEphemeralContainers(
+  ephemeral: readonly (Container & { targetContainerName?: string })[] | undefined,
+  containers: readonly Container[],
+  initContainers: readonly Container[] | undefined,
+  volumes: ReadonlyMap<string, Volume>,
+  specPath: FieldPath,
+  apiNames: ApiNames,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const others = new Set([...containers, ...(initContainers ?? [])].map((c) => c.name));
+  const all = new Set(others);
+  const path = specPath.child('ephemeralContainers');
+  (ephemeral ?? []).forEach((ec, i) => {
+    const p = path.index(i);
+    // Duplicates are reported once, below, against every container of the pod.
+    errs.push(...validateContainerCommon(ec, p, volumes, new Set<string>(), apiNames));
+    if (all.has(ec.name)) errs.push(fieldErr.duplicate(p.child('name'), ec.name));
+    else all.add(ec.name);
+    if (ec.targetContainerName && !others.has(ec.targetContainerName)) errs.push(fieldErr.notFound(p.child('targetContainerName'), ec.targetContainerName));
+    for (const [k, v] of Object.entries(ec)) {
+      if (!EPHEMERAL_ALLOWED.has(k) && !isZero(v)) errs.push(fieldErr.forbidden(p.child(k), 'cannot be set for an Ephemeral Container'));
+    }
+    (ec.volumeMounts ?? []).forEach((vm, j) => {
+      if (vm.subPath) errs.push(fieldErr.forbidden(p.child('volumeMounts').index(j).child('subPath'), 'cannot be set for an Ephemeral Container'));
+      if (vm.subPathExpr) errs.push(fieldErr.forbidden(p.child('volumeMounts').index(j).child('subPathExpr'), 'cannot be set for an Ephemeral Container'));
+    });
+  });
+  return errs;
+}

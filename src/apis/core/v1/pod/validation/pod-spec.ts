@@ -10,7 +10,7 @@ import type { ObjectMeta } from '../../../../../schema/index.js';
 import type { PodDNSConfig, PodSpec, PodTemplateSpec } from '../pod-spec.js';
 import { inclusiveRange, validateDns1123Label, validateDns1123Subdomain, validateQualifiedName } from '../../types/index.js';
 import { INT32_MAX } from './common.js';
-import { validateContainers } from './containers.js';
+import { validateContainers, validateEphemeralContainers } from './containers.js';
 import { validateOverhead } from './resources.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling.js';
 import { validatePodSecurityContext } from './security.js';
@@ -57,7 +57,11 @@ function validateChoice(value: string, supported: readonly string[], path: Field
 /** The whole spec; `podMeta` is the pod's metadata (undefined for templates, whose pods have no name yet). */
 export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | undefined, path: FieldPath, apiNames: ApiNames): FieldError[] {
   const volumes = validateVolumes(spec.volumes, podMeta, path.child('volumes'), apiNames);
-  const errs = [...volumes.errs, ...validateContainers(spec.containers ?? [], spec.initContainers, volumes.byName, path, apiNames)];
+  const errs = [
+    ...volumes.errs,
+    ...validateContainers(spec.containers ?? [], spec.initContainers, volumes.byName, path, apiNames),
+    ...validateEphemeralContainers(spec.ephemeralContainers, spec.containers ?? [], spec.initContainers, volumes.byName, path, apiNames),
+  ];
   errs.push(
     ...validateChoice(spec.restartPolicy ?? '', RESTART_POLICIES, path.child('restartPolicy')),
     ...validateChoice(spec.dnsPolicy ?? '', DNS_POLICIES, path.child('dnsPolicy')),

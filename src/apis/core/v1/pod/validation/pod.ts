@@ -192,3 +192,20 @@ export function validatePodStatusUpdate(pod: PodLike, old: PodLike): FieldError[
   if (ipErrs.length && validatePodIPs(old.status).length === 0) errs.push(...ipErrs);
   return errs;
 }
+
+/**
+ * A write of `/ephemeralcontainers` (ValidatePodEphemeralContainersUpdate): the pod's spec rules
+ * hold, a static pod takes none, and containers already added are neither removed nor changed.
+ */
+export function validateEphemeralContainersUpdate(pod: PodLike, old: PodLike, apiNames: ApiNames, mirrorAnnotation: string): FieldError[] {
+  if (old.metadata.annotations?.[mirrorAnnotation] !== undefined) return [fieldErr.forbidden('', 'static pods do not support ephemeral containers')];
+  const errs = validatePodMetadataAndSpec(pod, apiNames);
+  const path = SPEC.child('ephemeralContainers');
+  const now = new Map((pod.spec.ephemeralContainers ?? []).map((c) => [c.name, c]));
+  for (const before of old.spec.ephemeralContainers ?? []) {
+    const after = now.get(before.name);
+    if (!after) errs.push(fieldErr.forbidden(path, `existing ephemeral containers "${before.name}" may not be removed\n`));
+    else if (!isDeepStrictEqual(before, after)) errs.push(fieldErr.forbidden(path, `existing ephemeral containers "${before.name}" may not be changed\n`));
+  }
+  return errs;
+}

@@ -16,7 +16,7 @@ import {
 } from '../../validation/resources.js';
 
 const CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
-const STANDARD_RESOURCES = new Set([
+export const STANDARD_RESOURCES: ReadonlySet<string> = new Set([
   'cpu',
   'memory',
   'ephemeral-storage',
@@ -40,7 +40,8 @@ const STANDARD_RESOURCES = new Set([
 ]);
 const QOS_RESOURCES = new Set(['cpu', 'memory']);
 
-function validateResourceName(name: string, path: FieldPath): FieldError[] {
+/** A resource name of any kind (Kubernetes' validateResourceName): a qualified name, standard when unprefixed. */
+export function validateResourceName(name: string, path: FieldPath): FieldError[] {
   const errs = validateQualifiedName(name, path);
   if (!name.includes('/') && !STANDARD_RESOURCES.has(name) && !isHugePagesResourceName(name)) {
     errs.push(fieldErr.invalid(path, name, 'must be a standard resource type or fully qualified'));
