@@ -19,7 +19,7 @@ const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of
 Usage: orch-apiserver [flags]
 
   --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}); loopback until
-                                callers are authenticated, 0.0.0.0 for every interface
+                                requests are authorized, 0.0.0.0 for every interface
   --secure-port=N               HTTPS port, HTTP/2 and HTTP/1.1 (default ${CLI_DEFAULTS.securePort}; 0 picks a free port)
   --advertise-address=IP        address the cluster knows the server by; goes into the generated
                                 serving certificate (default: --bind-address, else the host's address)
@@ -29,7 +29,22 @@ Usage: orch-apiserver [flags]
   --tls-min-version=VERSION     VersionTLS12 (default) or VersionTLS13
   --client-ca-file=FILE         PEM CA bundle client certificates are verified against (default: the
                                 CA made in DIR/pki, which also signs the admin kubeconfig's certificate)
-  --insecure-plain-http         serve plain HTTP instead of HTTPS, on loopback only (tests, local tools)
+  --insecure-plain-http         serve plain HTTP instead of HTTPS, on loopback only (tests, local tools);
+                                every request is then user system:unsecured in system:masters
+  --anonymous-auth=BOOL         let requests without a credential in as system:anonymous (default true;
+                                invalid credentials always get 401)
+  --token-auth-file=FILE        CSV of static bearer tokens: token,user,uid[,"group1,group2"]
+  --requestheader-client-ca-file=FILE
+                                PEM CA bundle an authenticating proxy's client certificate must verify
+                                against before its identity headers are read
+  --requestheader-allowed-names=LIST
+                                common names the proxy's certificate may have (default: any)
+  --requestheader-username-headers=LIST
+                                headers naming the user, first with a value wins (X-Remote-User)
+  --requestheader-group-headers=LIST
+                                headers naming groups, every value one group (X-Remote-Group)
+  --requestheader-extra-headers-prefix=LIST
+                                header prefixes of extra attributes (X-Remote-Extra-)
   --api-audiences=AUD[,AUD...]  audiences a token must name one of to be good for this server
                                 (default: the --service-account-issuer values)
   --enable-bootstrap-token-auth[=true|false]
@@ -82,20 +97,7 @@ function fail(message: string): never {
 }
 
 /** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
-const BOOLEAN_FLAGS = ['enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
-
-/** A bare boolean flag becomes `--flag=true`, so that parseArgs can read every form as a string. */
-function withBooleanValues(argv: readonly string[]): string[] {
-  return argv.map((arg) => (BOOLEAN_FLAGS.some((f) => arg === `--${f}`) ? `${arg}=true` : arg));
-}
-
-/** Go's strconv.ParseBool. */
-function boolFlag(name: string, value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  fail(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: use true or false`);
-}
+const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -103,11 +105,31 @@ function intFlag(name: string, value: string | undefined, fallback: number): num
   return Number(value);
 }
 
+/** Go's bool flags take `--flag` alone as true; node's parser wants a value for a string flag. */
+function goBoolFlags(args: string[], names: readonly string[]): string[] {
+  return args.map((a) => (names.some((n) => a === `--${n}`) ? `${a}=true` : a));
+}
+
+/** Go's strconv.ParseBool, as Kubernetes' bool flags accept. */
+function boolFlag(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  fail(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: use true or false`);
+}
+
+/** A Kubernetes string-slice flag: comma-separated, repeatable; an empty or blank entry is refused. */
+function listFlag(name: string, values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const items = values.flatMap((v) => v.split(','));
+  if (items.some((i) => i.trim() === '')) fail(`empty value in "--${name}"`);
+  return items;
+}
+
 async function main(): Promise<void> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: withBooleanValues(process.argv.slice(2)),
       options: {
         'bind-address': { type: 'string' },
         'secure-port': { type: 'string' },
@@ -118,7 +140,14 @@ async function main(): Promise<void> {
         'tls-min-version': { type: 'string' },
         'client-ca-file': { type: 'string' },
         'insecure-plain-http': { type: 'boolean' },
-        'api-audiences': { type: 'string' },
+        'anonymous-auth': { type: 'string' },
+        'token-auth-file': { type: 'string' },
+        'requestheader-client-ca-file': { type: 'string' },
+        'requestheader-allowed-names': { type: 'string', multiple: true },
+        'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-group-headers': { type: 'string', multiple: true },
+        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+        'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
         'service-account-key-file': { type: 'string', multiple: true },
@@ -141,6 +170,7 @@ async function main(): Promise<void> {
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
+      args: goBoolFlags(process.argv.slice(2), BOOLEAN_FLAGS),
       strict: true,
       allowPositionals: false,
     });
@@ -201,7 +231,19 @@ async function main(): Promise<void> {
   if (plainHttp && !isLoopback(bindAddress)) {
     fail(`--insecure-plain-http serves only on a loopback address (127.0.0.1 or ::1), not on ${bindAddress}: every caller on the network could read and change the cluster unencrypted`);
   }
-  const tlsFlags = ['tls-cert-file', 'tls-private-key-file', 'tls-min-version', 'client-ca-file'] as const;
+  const tlsFlags = [
+    'tls-cert-file',
+    'tls-private-key-file',
+    'tls-min-version',
+    'client-ca-file',
+    'anonymous-auth',
+    'token-auth-file',
+    'requestheader-client-ca-file',
+    'requestheader-allowed-names',
+    'requestheader-username-headers',
+    'requestheader-group-headers',
+    'requestheader-extra-headers-prefix',
+  ] as const;
   if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
   if ((v['tls-cert-file'] === undefined) !== (v['tls-private-key-file'] === undefined)) fail('--tls-cert-file and --tls-private-key-file must be given together');
   let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
@@ -210,6 +252,16 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  const anonymousAuth = boolFlag('anonymous-auth', v['anonymous-auth']);
+  const requestHeader = {
+    requestheaderAllowedNames: listFlag('requestheader-allowed-names', v['requestheader-allowed-names']),
+    requestheaderUsernameHeaders: listFlag('requestheader-username-headers', v['requestheader-username-headers']),
+    requestheaderGroupHeaders: listFlag('requestheader-group-headers', v['requestheader-group-headers']),
+    requestheaderExtraHeadersPrefix: listFlag('requestheader-extra-headers-prefix', v['requestheader-extra-headers-prefix']),
+  };
+  const proxyCa = v['requestheader-client-ca-file'];
+  if (proxyCa === undefined && Object.values(requestHeader).some((x) => x !== undefined)) fail('the --requestheader-* flags need --requestheader-client-ca-file, the CA of the authenticating proxy');
+  if (proxyCa !== undefined && requestHeader.requestheaderUsernameHeaders === undefined) fail('--requestheader-client-ca-file needs --requestheader-username-headers (usually X-Remote-User)');
   const enableBootstrapTokenAuth = boolFlag('enable-bootstrap-token-auth', v['enable-bootstrap-token-auth']);
   const serviceAccountLookup = boolFlag('service-account-lookup', v['service-account-lookup']);
   const serviceAccountExtendTokenExpiration = boolFlag('service-account-extend-token-expiration', v['service-account-extend-token-expiration']);
@@ -221,7 +273,7 @@ async function main(): Promise<void> {
       fail(`--service-account-max-token-expiration: ${(e as Error).message}`);
     }
   }
-  const apiAudiences = v['api-audiences']?.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  const apiAudiences = listFlag('api-audiences', v['api-audiences']);
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
@@ -237,6 +289,10 @@ async function main(): Promise<void> {
             ...(v['tls-cert-file'] !== undefined ? { tlsCertFile: resolve(v['tls-cert-file']) } : {}),
             ...(v['tls-private-key-file'] !== undefined ? { tlsPrivateKeyFile: resolve(v['tls-private-key-file']) } : {}),
             ...(v['client-ca-file'] !== undefined ? { clientCaFile: resolve(v['client-ca-file']) } : {}),
+            ...(anonymousAuth !== undefined ? { anonymousAuth } : {}),
+            ...(v['token-auth-file'] !== undefined ? { tokenAuthFile: resolve(v['token-auth-file']) } : {}),
+            ...(proxyCa !== undefined ? { requestheaderClientCaFile: resolve(proxyCa) } : {}),
+            ...Object.fromEntries(Object.entries(requestHeader).filter(([, x]) => x !== undefined)),
           }),
       ...(v['advertise-address'] !== undefined ? { advertiseAddress: v['advertise-address'] } : {}),
       ...(apiAudiences ? { apiAudiences } : {}),

@@ -10,6 +10,8 @@
  * Throws an Error naming the flag or file when an option cannot be used (the server does not start).
  */
 import {
+  audienceAgnostic,
+  intersectAudiences,
   audienceAgnosticToken,
   unionAuthenticators,
   unionTokenAuthenticators,
@@ -19,11 +21,16 @@ import {
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
 import { bootstrapTokenAuthenticator } from '../authn/bootstrap-token/index.js';
+import { requestHeaderAuthenticator, type RequestHeaderConfig } from '../authn/request-header/index.js';
+import { tokenFileAuthenticator } from '../authn/token-file/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
+import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
 import type { ApiNames } from '../machinery/api-names.js';
+import { errors } from '../machinery/errors.js';
 import type { Logger } from '../machinery/logger.js';
-import type { ResourceListers } from '../registry/lister.js';
+import type { TokenReviewAnswer, TokenReviewer } from '../registry/define-resource.js';
+import type { ListerSource } from '../machinery/lister.js';
 import type { ServerOptions } from './options.js';
 
 export interface AuthenticationDeps {
@@ -31,9 +38,13 @@ export interface AuthenticationDeps {
   log: Logger;
   /** The API names and listers methods that read API objects need (bootstrap tokens, service accounts). */
   names?: ApiNames;
-  listers?: ResourceListers;
+  listers?: ListerSource;
   /** Service-account token authenticators and the API audiences they imply (absent: none). */
   serviceAccounts?: { readonly authenticators: readonly TokenAuthenticator[]; readonly apiAudiences: readonly string[] };
+  /** The CA bundle client certificates are checked against (`--client-ca-file` or the server's own CA); absent in plain-HTTP mode. */
+  clientCaPem?: string;
+  /** The authenticating proxy's CA bundle (`--requestheader-client-ca-file`), when configured. */
+  requestheaderCaPem?: string;
 }
 
 function needs<T>(value: T | undefined, what: string): T {
@@ -42,8 +53,13 @@ function needs<T>(value: T | undefined, what: string): T {
 }
 
 export interface AuthenticationSetup {
-  /** Every configured method, as one union; users also in system:authenticated. No anonymous here. */
+  /**
+   * What authenticates requests: every configured method as one union, users also in
+   * system:authenticated (no anonymous here). In plain-HTTP mode: everyone is system:unsecured.
+   */
   readonly authenticator: Authenticator;
+  /** TokenReview's answers: the union's decision about a bearer token (never system:unsecured). */
+  readonly tokenReviewer: TokenReviewer;
   /** Requests without a known credential go on as system:anonymous. */
   readonly anonymous: boolean;
   /** The server's API audiences (`--api-audiences`); empty when none are configured. */
@@ -68,27 +84,70 @@ export function anonymousAuthEnabled(explicit: boolean | undefined, authorizatio
 
 export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSetup {
   const { options } = deps;
-  if (options.plainHttp) {
-    // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
-    return { authenticator: insecureSuperuser(), anonymous: false, apiAudiences: [] };
-  }
   // Kubernetes: without --api-audiences, the service-account issuers are the API audiences.
   const apiAudiences = deps.serviceAccounts?.apiAudiences ?? options.apiAudiences ?? [];
-  const listers = (): ResourceListers => needs(deps.listers, 'the listers');
+  const listers = (): ListerSource => needs(deps.listers, 'the listers');
   const names = (): ApiNames => needs(deps.names, 'the API names');
   // Kubernetes' order: static token file, service-account tokens, bootstrap tokens, OIDC, webhook.
-  const tokenAuthenticators: TokenAuthenticator[] = [
+  const tokenAuthenticators = [
+    options.tokenAuthFile !== undefined && audienceAgnosticToken(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile, deps.log)),
     ...(deps.serviceAccounts?.authenticators ?? []),
     options.enableBootstrapTokenAuth &&
       audienceAgnosticToken(apiAudiences, bootstrapTokenAuthenticator({ names: names(), secrets: listers().for('', 'secrets'), log: deps.log })),
-  ].filter((t): t is TokenAuthenticator => !!t);
-  const requestAuthenticators: Authenticator[] = [
-    // (authenticating proxy, client certificates: one line each)
+    // (OIDC, webhook: one line each)
+  ].filter((t): t is TokenAuthenticator => Boolean(t));
+  const proxy = requestHeaderConfig(options, deps.requestheaderCaPem);
+  const requestAuthenticators = [
+    proxy && audienceAgnostic(apiAudiences, requestHeaderAuthenticator(proxy)),
+    deps.clientCaPem !== undefined && audienceAgnostic(apiAudiences, x509ClientCertificates(deps.clientCaPem)),
     bearerToken(unionTokenAuthenticators(tokenAuthenticators)),
   ];
+  const union = withAuthenticatedGroup(unionAuthenticators(requestAuthenticators.filter((a): a is Authenticator => Boolean(a))));
+  const tokenReviewer = createTokenReviewer(union, apiAudiences, deps.log);
+  if (options.plainHttp) {
+    // The explicit test mode: every request is system:unsecured, as on Kubernetes' old insecure port.
+    return { authenticator: insecureSuperuser(), tokenReviewer, anonymous: false, apiAudiences: [] };
+  }
   return {
-    authenticator: withAuthenticatedGroup(unionAuthenticators(requestAuthenticators)),
+    authenticator: union,
+    tokenReviewer,
     anonymous: anonymousAuthEnabled(options.anonymousAuth, undefined, deps.log),
     apiAudiences,
+    ...(proxy ? { identityHeaders: { names: [...proxy.usernameHeaders, ...proxy.groupHeaders], prefixes: proxy.extraHeaderPrefixes } } : {}),
+  };
+}
+
+/**
+ * Kubernetes' TokenReview: the token goes through the union as a request's bearer token would,
+ * asked for the review's audiences (default: the API audiences). An answer for none of the asked
+ * audiences means an authenticator ignored them: a 500, not a yes.
+ */
+function createTokenReviewer(authenticator: Authenticator, apiAudiences: readonly string[], log: Logger): TokenReviewer {
+  return {
+    async review({ token, audiences }, signal): Promise<TokenReviewAnswer> {
+      const asked = audiences && audiences.length > 0 ? audiences : apiAudiences;
+      const result = await authenticator.authenticate({ headers: { authorization: `Bearer ${token}` }, ...(asked.length > 0 ? { audiences: asked } : {}) }, signal);
+      if (result.kind === 'error') return { authenticated: false, error: result.error.message };
+      if (result.kind === 'no-opinion') return { authenticated: false };
+      if (asked.length > 0 && intersectAudiences(asked, result.audiences ?? []).length === 0) {
+        log.error('error validating audiences', { want: asked, got: result.audiences ?? [] });
+        throw errors.internal('error validating audiences');
+      }
+      return { authenticated: true, user: result.user, ...(result.audiences ? { audiences: [...result.audiences] } : {}) };
+    },
+  };
+}
+
+/** The proxy's settings, or undefined when no proxy CA is configured. Throws when the username headers are missing. */
+function requestHeaderConfig(options: ServerOptions, caPem: string | undefined): RequestHeaderConfig | undefined {
+  if (caPem === undefined) return undefined;
+  const usernameHeaders = options.requestheaderUsernameHeaders ?? [];
+  if (usernameHeaders.length === 0) throw new Error('--requestheader-client-ca-file needs --requestheader-username-headers (usually X-Remote-User)');
+  return {
+    caPem,
+    allowedNames: options.requestheaderAllowedNames ?? [],
+    usernameHeaders,
+    groupHeaders: options.requestheaderGroupHeaders ?? [],
+    extraHeaderPrefixes: options.requestheaderExtraHeadersPrefix ?? [],
   };
 }

@@ -28,6 +28,7 @@ import type { ServiceAccount } from '../apis/core/v1/serviceaccount.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceListers } from '../registry/lister.js';
+import { deferredListerSource, type ListerSource } from '../machinery/lister.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
@@ -50,7 +51,7 @@ import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
 import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
-import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
+import { loadServingMaterial, servingAltNames, trustedClientCas, type ServingMaterial } from './serving-certificates.js';
 
 /** What a client needs to reach a secure server as its administrator. */
 export interface ServerTls {
@@ -94,6 +95,18 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const serviceRanges = parseServiceRanges(options);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
+  // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
+  // Authenticators that read API objects get listers bound once the cache exists, below.
+  const lateListers = deferredListerSource();
+  const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
+  const authentication = buildAuthentication({
+    options,
+    log,
+    names,
+    listers: lateListers,
+    ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
+    ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
+  });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -112,14 +125,20 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // them through a lister (made now, bound to its store on first use).
   const hubs = new Map<string, GenericStore>();
   const listers = new ResourceListers(cache, hubs, log);
+  lateListers.bind(listers);
   const admission = admissionChain([
     namespaceLifecycle(names, listers.for('', 'namespaces')),
     defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const saTokens = serviceAccountTokensFor(options, names, listers, material?.serving.keyPem, log);
-  const env: KindEnvironment = { names, serviceAllocators, listers, ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}) };
+  const env: KindEnvironment = {
+    names,
+    serviceAllocators,
+    listers,
+    tokenReviewer: authentication.tokenReviewer,
+    ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}),
+  };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
@@ -192,13 +211,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ),
     issuerDiscovery: () => issuerDiscovery,
   });
-  const authentication = buildAuthentication({
-    options,
-    log,
-    names,
-    listers,
-    ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
-  });
   const chain = buildChain({
     log,
     authentication,
@@ -214,7 +226,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     handler: onRequest,
     configure: answerOutsideHandlers,
     ...(material
-      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
+      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: trustedClientCas(material), minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
       : {}),
   });
   const address = listener.address;
@@ -259,8 +271,9 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     return undefined;
   }
   if (!isLoopback(bindAddress)) {
-    // Until authentication exists (issue 9's next step) TLS keeps traffic private but lets every caller in.
-    log.warn('listening beyond loopback, and callers are not authenticated yet: whoever reaches this address has full access', { bindAddress });
+    // Callers are authenticated, but until authorization exists every one of them (anonymous ones
+    // too, unless --anonymous-auth=false) may do anything.
+    log.warn('listening beyond loopback, and requests are not authorized yet: every caller (anonymous ones too, unless anonymous requests are off) has full access', { bindAddress });
   }
   const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
   return loadServingMaterial({
@@ -268,6 +281,7 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     ...(options.tlsCertFile !== undefined ? { tlsCertFile: options.tlsCertFile } : {}),
     ...(options.tlsPrivateKeyFile !== undefined ? { tlsPrivateKeyFile: options.tlsPrivateKeyFile } : {}),
     ...(options.clientCaFile !== undefined ? { clientCaFile: options.clientCaFile } : {}),
+    ...(options.requestheaderClientCaFile !== undefined ? { requestheaderClientCaFile: options.requestheaderClientCaFile } : {}),
     altNames: servingAltNames({ hostName: hostname(), serviceIP, addresses: [advertised, bindAddress] }),
     log,
   });
@@ -289,7 +303,7 @@ function serverTls(material: ServingMaterial): ServerTls {
 function serviceAccountTokensFor(
   options: ServerOptions,
   names: ApiNames,
-  listers: ResourceListers,
+  listers: ListerSource,
   servingKeyPem: string | undefined,
   log: Logger,
 ): (ServiceAccountTokens & { apiAudiences: readonly string[] }) | undefined {

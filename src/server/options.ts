@@ -31,6 +31,22 @@ export interface ServerOptions {
    */
   anonymousAuth?: boolean;
   /**
+   * The authenticating proxy (`--requestheader-*`): its client certificate must verify against
+   * `requestheaderClientCaFile` (PEM) and, when `requestheaderAllowedNames` is given, carry one of
+   * those common names; only then are the identity headers read: the first of
+   * `requestheaderUsernameHeaders` with a value is the user, every value of
+   * `requestheaderGroupHeaders` a group, and headers starting with one of
+   * `requestheaderExtraHeadersPrefix` extra attributes (the rest of the name lowercased and
+   * percent-decoded). The headers are removed from every request.
+   */
+  requestheaderClientCaFile?: string;
+  requestheaderAllowedNames?: readonly string[];
+  requestheaderUsernameHeaders?: readonly string[];
+  requestheaderGroupHeaders?: readonly string[];
+  requestheaderExtraHeadersPrefix?: readonly string[];
+  /** CSV file of static bearer tokens, `token,user,uid[,"group1,group2"]` (`--token-auth-file`), read at start-up. */
+  tokenAuthFile?: string;
+  /**
    * The audiences of this server (`--api-audiences`): a credential must be good for one of them.
    * Empty by default: credentials naming no audience are good for this server.
    */
@@ -115,7 +131,7 @@ export const DEFAULTS = {
 
 /**
  * Where the command differs from the library. kube-apiserver binds every interface; this server
- * stays on loopback until it authenticates callers, since whoever reaches it has full access.
+ * stays on loopback until it authorizes requests, since whoever reaches it has full access.
  */
 export const CLI_DEFAULTS = {
   bindAddress: '127.0.0.1',

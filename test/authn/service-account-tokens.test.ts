@@ -217,9 +217,14 @@ describe('refused tokens: 401, and nothing changes', () => {
     expect((await s.get(`${NS}/configmaps/${name}`)).status).toBe(404);
   });
 
-  it('a token asked for another audience does not open the API', async () => {
+  it('a token asked for another audience does not open the API, but a TokenReview for that audience accepts it', async () => {
     const token = await tokenFor('robot', { audiences: ['vault'] });
     expectUnauthorized(await as(token, 'GET', `${NS}/configmaps`));
+    const review = (audiences?: string[]) =>
+      s.post('/apis/authentication.orch.io/v1/tokenreviews', { apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } });
+    const forVault = await review(['vault']);
+    expect(forVault.body.status).toMatchObject({ authenticated: true, user: { username: 'system:serviceaccount:default:robot' }, audiences: ['vault'] });
+    expect((await review()).body.status).toEqual({ authenticated: false, error: expect.stringContaining('is invalid for the target audiences') });
   });
 });
 
