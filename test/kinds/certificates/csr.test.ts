@@ -60,11 +60,11 @@ describe('CertificateSigningRequest', () => {
     }
   });
 
-  it('records no requester when authentication named none, whatever the client claims', async () => {
+  it('records the requester authentication named, whatever the client claims (plain HTTP: system:unsecured)', async () => {
     const body = await create('spoof', { username: 'admin', uid: '1', groups: ['system:masters'], extra: { scopes: ['all'] } });
-    expect(body.spec.username).toBeUndefined();
+    expect(body.spec.username).toBe('system:unsecured');
     expect(body.spec.uid).toBeUndefined();
-    expect(body.spec.groups).toBeUndefined();
+    expect(body.spec.groups).toEqual(['system:masters', 'system:authenticated']);
     expect(body.spec.extra).toBeUndefined();
   });
 
