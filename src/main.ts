@@ -67,6 +67,29 @@ Usage: orch-apiserver [flags]
                                 how long the webhook's decisions are cached (default 2m)
   --authentication-token-webhook-version=VERSION
                                 TokenReview version sent and expected back: v1beta1 (default) or v1
+  --api-audiences=AUD[,AUD...]  audiences a token must name one of to be good for this server
+                                (default: the --service-account-issuer values)
+  --enable-bootstrap-token-auth[=true|false]
+                                bootstrap tokens (<id>.<secret>, Secrets bootstrap-token-<id> in the
+                                system namespace) authenticate (default false)
+  --service-account-issuer=URL  issuer of service-account tokens; repeatable: the first issues, all
+                                are accepted (default https://kubernetes.default.svc.cluster.local)
+  --service-account-key-file=FILE
+                                PEM file of RSA/ECDSA keys that verify service-account tokens;
+                                repeatable (default: the serving key, and the signing key)
+  --service-account-signing-key-file=FILE
+                                PEM private key service-account tokens are signed with (default:
+                                the serving key)
+  --service-account-lookup[=true|false]
+                                tokens stop working when their ServiceAccount or Secret is deleted
+                                (default true; bound Pod and Secret tokens are always checked)
+  --service-account-max-token-expiration=DURATION
+                                longest token a TokenRequest gets, 1h to 2^32s; 0 is no limit (default 0)
+  --service-account-extend-token-expiration[=true|false]
+                                pod-bound 3607 s tokens live a year, stale after 3607 s (default true)
+  --service-account-jwks-uri=URL
+                                key set URL in the issuer discovery document (default
+                                https://ADVERTISED:PORT/openid/v1/jwks)
   --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
   --storage-backend=sqlite|memory|etcd
                                 sqlite (default): durable, one file; memory: gone at exit;
@@ -106,6 +129,9 @@ function fail(message: string): never {
   process.stderr.write(`orch-apiserver: ${message}\nRun orch-apiserver --help for the flags.\n`);
   process.exit(2);
 }
+
+/** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
+const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -156,6 +182,15 @@ async function main(): Promise<void> {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
+        'api-audiences': { type: 'string', multiple: true },
+        'enable-bootstrap-token-auth': { type: 'string' },
+        'service-account-issuer': { type: 'string', multiple: true },
+        'service-account-key-file': { type: 'string', multiple: true },
+        'service-account-signing-key-file': { type: 'string' },
+        'service-account-lookup': { type: 'string' },
+        'service-account-max-token-expiration': { type: 'string' },
+        'service-account-extend-token-expiration': { type: 'string' },
+        'service-account-jwks-uri': { type: 'string' },
         'data-dir': { type: 'string' },
         'storage-backend': { type: 'string' },
         'etcd-servers': { type: 'string' },
@@ -176,7 +211,7 @@ async function main(): Promise<void> {
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
-      args: goBoolFlags(process.argv.slice(2), ['anonymous-auth']),
+      args: goBoolFlags(process.argv.slice(2), BOOLEAN_FLAGS),
       strict: true,
       allowPositionals: false,
     });
@@ -297,6 +332,18 @@ async function main(): Promise<void> {
   const proxyCa = v['requestheader-client-ca-file'];
   if (proxyCa === undefined && Object.values(requestHeader).some((x) => x !== undefined)) fail('the --requestheader-* flags need --requestheader-client-ca-file, the CA of the authenticating proxy');
   if (proxyCa !== undefined && requestHeader.requestheaderUsernameHeaders === undefined) fail('--requestheader-client-ca-file needs --requestheader-username-headers (usually X-Remote-User)');
+  const enableBootstrapTokenAuth = boolFlag('enable-bootstrap-token-auth', v['enable-bootstrap-token-auth']);
+  const serviceAccountLookup = boolFlag('service-account-lookup', v['service-account-lookup']);
+  const serviceAccountExtendTokenExpiration = boolFlag('service-account-extend-token-expiration', v['service-account-extend-token-expiration']);
+  let serviceAccountMaxTokenExpirationSeconds: number | undefined;
+  if (v['service-account-max-token-expiration'] !== undefined) {
+    try {
+      serviceAccountMaxTokenExpirationSeconds = parseDuration(v['service-account-max-token-expiration']) / 1000;
+    } catch (e) {
+      fail(`--service-account-max-token-expiration: ${(e as Error).message}`);
+    }
+  }
+  const apiAudiences = listFlag('api-audiences', v['api-audiences']);
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
@@ -318,6 +365,15 @@ async function main(): Promise<void> {
             ...Object.fromEntries(Object.entries(requestHeader).filter(([, x]) => x !== undefined)),
           }),
       ...(v['advertise-address'] !== undefined ? { advertiseAddress: v['advertise-address'] } : {}),
+      ...(apiAudiences ? { apiAudiences } : {}),
+      ...(enableBootstrapTokenAuth !== undefined ? { enableBootstrapTokenAuth } : {}),
+      ...(v['service-account-issuer'] ? { serviceAccountIssuers: v['service-account-issuer'] } : {}),
+      ...(v['service-account-key-file'] ? { serviceAccountKeyFiles: v['service-account-key-file'].map((f) => resolve(f)) } : {}),
+      ...(v['service-account-signing-key-file'] !== undefined ? { serviceAccountSigningKeyFile: resolve(v['service-account-signing-key-file']) } : {}),
+      ...(serviceAccountLookup !== undefined ? { serviceAccountLookup } : {}),
+      ...(serviceAccountMaxTokenExpirationSeconds !== undefined ? { serviceAccountMaxTokenExpirationSeconds } : {}),
+      ...(serviceAccountExtendTokenExpiration !== undefined ? { serviceAccountExtendTokenExpiration } : {}),
+      ...(v['service-account-jwks-uri'] !== undefined ? { serviceAccountJwksUri: v['service-account-jwks-uri'] } : {}),
       dataDir,
       storageBackend: backend,
       ...(backend === 'etcd' ? { etcdServers, ...(etcdPrefix !== undefined ? { etcdPrefix } : {}) } : {}),

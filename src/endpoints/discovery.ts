@@ -57,8 +57,10 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
       storageVersionHash: storageVersionHash(r),
     });
     for (const [name, sub] of Object.entries(def.subresources ?? {})) {
-      const other = sub.kind === 'view' ? { group: sub.view.group, version: sub.view.version } : {};
-      const kind = sub.kind === 'view' ? sub.view.kind : sub.kind === 'action' ? sub.body.kind : def.kind;
+      // A view or named create of another group names it (Scale, TokenRequest); an action's body is of the parent's group.
+      const shown = sub.kind === 'view' ? sub.view : sub.kind === 'create' ? sub.request : undefined;
+      const other = shown ? { group: shown.group, version: shown.version } : {};
+      const kind = shown ? shown.kind : sub.kind === 'action' ? sub.body.kind : def.kind;
       out.push({ name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, ...other, kind, verbs: [...sub.verbs].sort() });
     }
   }

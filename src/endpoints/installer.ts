@@ -17,6 +17,7 @@ import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleAction } from './handlers/action.js';
 import { handleView } from './handlers/view.js';
+import { handleNamedCreate } from './handlers/named-create.js';
 import { apiVersionOf } from '../machinery/gvk.js';
 import type { RequestContext } from '../machinery/request-context.js';
 import { checkPathNames } from './path-names.js';
@@ -41,7 +42,7 @@ const HANDLERS: Record<ResourceRequestInfo['verb'], VerbHandler> = {
 
 /** The schema of what a verb answers with: the view, the list, or the object (a Status has a protobuf form whenever the object does). */
 function responseSchema(def: ResourceDefinition, verb: Verb, sub: SubresourceDefinition | undefined): StructSchema {
-  if (sub?.kind === 'view') return sub.schema;
+  if (sub?.kind === 'view' || sub?.kind === 'create') return sub.schema;
   if (sub?.kind === 'action') return StatusSchema;
   return verb === 'list' || verb === 'deletecollection' ? listSchemaFor(def) : def.schema;
 }
@@ -105,7 +106,7 @@ export function createResourceRouter(
     if (!verbs.includes(verb)) throw errors.methodNotAllowed();
     checkPathNames(info);
     // A kind without a protobuf form answers nothing in protobuf, errors included.
-    ctx.protobufRefused = protobufGaps(sub?.kind === 'view' ? sub.schema : def.schema).length > 0;
+    ctx.protobufRefused = protobufGaps(sub?.kind === 'view' || sub?.kind === 'create' ? sub.schema : def.schema).length > 0;
     // Refuse an unanswerable Accept before any work, so a write it would fail to report never happens.
     // Every verb may also answer a Table or metadata only (as=Table, as=PartialObjectMetadata...):
     // writes convert the object they return, as Kubernetes' transformResponseObject does.
@@ -116,6 +117,7 @@ export function createResourceRouter(
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
     if (sub?.kind === 'action') return handleAction(ctx, ep, info, sub);
+    if (sub?.kind === 'create') return handleNamedCreate(ctx, ep, info, sub);
     await HANDLERS[info.verb](ctx, ep, info);
   };
 }

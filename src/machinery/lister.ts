@@ -32,3 +32,41 @@ export interface Lister<T> {
    */
   synced(signal?: AbortSignal): Promise<void>;
 }
+
+/** Where a reader finds the lister of a stored resource (`group` '' is the core group). */
+export interface ListerSource {
+  for<T>(group: string, resource: string): Lister<T>;
+}
+
+/**
+ * A lister source whose listers may be handed out before the real source exists (authentication is
+ * built before the store opens, so that a bad flag leaves nothing open): each lister finds its real
+ * counterpart on first use. Using one before `bind` throws.
+ */
+export interface DeferredListerSource extends ListerSource {
+  bind(source: ListerSource): void;
+}
+
+export function deferredListerSource(): DeferredListerSource {
+  let bound: ListerSource | undefined;
+  const source = (): ListerSource => {
+    if (!bound) throw new Error('a lister was used before the listers were made');
+    return bound;
+  };
+  return {
+    bind(s) {
+      bound = s;
+    },
+    for<T>(group: string, resource: string): Lister<T> {
+      let real: Lister<T> | undefined;
+      const lister = (): Lister<T> => (real ??= source().for<T>(group, resource));
+      return {
+        get: (namespace, name) => lister().get(namespace, name),
+        list: (namespace) => lister().list(namespace),
+        byIndex: (index, key) => lister().byIndex(index, key),
+        onChange: (fn) => lister().onChange(fn),
+        synced: (signal) => lister().synced(signal),
+      };
+    },
+  };
+}

@@ -7,6 +7,8 @@ import type { UserInfo } from '../machinery/user-info.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { FieldError } from '../machinery/field-errors.js';
 import type { NameValidator } from '../machinery/name-validation.js';
+import type { ListerSource } from '../machinery/lister.js';
+import type { ServiceAccountTokenIssuer } from '../machinery/service-account-tokens.js';
 import type { KubeObject, StructSchema } from '../schema/index.js';
 import type { ServiceAllocators } from './allocator/types.js';
 import type { TableDefinition } from './table.js';
@@ -160,7 +162,31 @@ export interface ActionSubresource<T extends KubeObject = KubeObject> {
   apply(body: KubeObject, parent: T, ctx: StrategyContext): T;
 }
 
-export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T> | ActionSubresource<T>;
+export type SubresourceDefinition<T extends KubeObject = KubeObject> = PartialSubresource<T> | ViewSubresource<T> | ActionSubresource<T> | CreateSubresource;
+
+/** What a create subresource may know and do beside its input. */
+export interface CreateSubresourceContext extends StrategyContext {
+  readonly signal: AbortSignal;
+  /** Adds a `Warning` header to the answer. */
+  warn(message: string): void;
+}
+
+/**
+ * A subresource that takes a request object of another kind and answers it, storing nothing of the
+ * parent (Kubernetes' named creaters: `serviceaccounts/token`). POST only; 201 with the answer.
+ */
+export interface CreateSubresource {
+  readonly kind: 'create';
+  readonly verbs: readonly Verb[];
+  /** The group, version and kind of the request and answer, e.g. authentication/v1 TokenRequest. */
+  readonly request: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly schema: StructSchema;
+  /**
+   * The answer to `request` (decoded with `schema`, apiVersion and kind already checked) for the
+   * parent `name`. Throws a StatusError for a request that cannot be answered. Mutates nothing.
+   */
+  create(name: string, request: KubeObject, ctx: CreateSubresourceContext): Promise<KubeObject>;
+}
 
 /**
  * Side effects that must happen with a write and be undone if it fails (Service IP and port
@@ -261,6 +287,10 @@ export interface KindEnvironment {
   readonly accessReviewer?: AccessReviewer;
   /** Cluster IP and node port pools for Services; absent where definitions are only listed, not served. */
   readonly serviceAllocators?: ServiceAllocators;
+  /** Listers of stored objects, for kinds whose subresources read other objects (TokenRequest). */
+  readonly listers?: ListerSource;
+  /** Signs service-account tokens; absent when no signing key is configured (no `serviceaccounts/token`). */
+  readonly serviceAccountTokens?: ServiceAccountTokenIssuer;
 }
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {

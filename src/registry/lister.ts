@@ -4,7 +4,7 @@
  * stored object once per change and freezes it, keeps its indexes up to date from the cache's
  * change notifications, and tells its own listeners ADDED, MODIFIED and DELETED.
  */
-import type { IndexFunction, Lister, ListerEvent } from '../machinery/lister.js';
+import type { IndexFunction, Lister, ListerEvent, ListerSource } from '../machinery/lister.js';
 import type { Logger } from '../machinery/logger.js';
 import type { CacheChange, CacheEntry, WatchCache } from '../storage/cacher/cache.js';
 import type { GenericStore } from './generic-store.js';
@@ -15,7 +15,7 @@ export interface ListerOptions<T> {
 }
 
 /** The listers of every stored kind, by `group/resource` of its storage version. */
-export class ResourceListers {
+export class ResourceListers implements ListerSource {
   private readonly made = new Map<string, CacheLister<unknown>>();
 
   constructor(

@@ -21,14 +21,16 @@ import {
 } from '../authn/index.js';
 import { bearerToken } from '../authn/bearer-token/index.js';
 import { createOidcAuthenticator } from '../authn/oidc/index.js';
+import { bootstrapTokenAuthenticator } from '../authn/bootstrap-token/index.js';
 import { requestHeaderAuthenticator, type RequestHeaderConfig } from '../authn/request-header/index.js';
 import { tokenFileAuthenticator } from '../authn/token-file/index.js';
 import { createTokenWebhookAuthenticator } from '../authn/token-webhook/index.js';
 import { insecureSuperuser } from '../authn/unsecured/index.js';
 import { x509ClientCertificates } from '../authn/x509/index.js';
 import type { IdentityHeaders } from '../filters/with-authentication.js';
-import { createApiNames } from '../machinery/api-names.js';
+import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { errors } from '../machinery/errors.js';
+import type { ListerSource } from '../machinery/lister.js';
 import type { Logger } from '../machinery/logger.js';
 import type { TokenReviewAnswer, TokenReviewer } from '../registry/define-resource.js';
 import { DEFAULT_AUTHORIZATION_MODES } from '../authz/modes.js';
@@ -37,10 +39,20 @@ import { DEFAULTS, type ServerOptions } from './options.js';
 export interface AuthenticationDeps {
   options: ServerOptions;
   log: Logger;
+  /** The API names and listers methods that read API objects need (bootstrap tokens, service accounts). */
+  names?: ApiNames;
+  listers?: ListerSource;
+  /** Service-account token authenticators and the API audiences they imply (absent: none). */
+  serviceAccounts?: { readonly authenticators: readonly TokenAuthenticator[]; readonly apiAudiences: readonly string[] };
   /** The CA bundle client certificates are checked against (`--client-ca-file` or the server's own CA); absent in plain-HTTP mode. */
   clientCaPem?: string;
   /** The authenticating proxy's CA bundle (`--requestheader-client-ca-file`), when configured. */
   requestheaderCaPem?: string;
+}
+
+function needs<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`authentication is missing ${what}`);
+  return value;
 }
 
 export interface AuthenticationSetup {
@@ -77,11 +89,17 @@ export function anonymousAuthEnabled(explicit: boolean | undefined, authorizatio
 
 export function buildAuthentication(deps: AuthenticationDeps): AuthenticationSetup {
   const { options } = deps;
-  const apiAudiences = options.apiAudiences ?? [];
+  // Kubernetes: without --api-audiences, the service-account issuers are the API audiences.
+  const apiAudiences = deps.serviceAccounts?.apiAudiences ?? options.apiAudiences ?? [];
+  const listers = (): ListerSource => needs(deps.listers, 'the listers');
+  const names = (): ApiNames => needs(deps.names, 'the API names');
   const oidc = options.oidc && createOidcAuthenticator(options.oidc, { log: deps.log });
+  // Kubernetes' order: static token file, service-account tokens, bootstrap tokens, OIDC, webhook.
   const tokenAuthenticators = [
     options.tokenAuthFile !== undefined && audienceAgnosticToken(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile, deps.log)),
-    // (bootstrap tokens, service-account tokens: one line each)
+    ...(deps.serviceAccounts?.authenticators ?? []),
+    options.enableBootstrapTokenAuth &&
+      audienceAgnosticToken(apiAudiences, bootstrapTokenAuthenticator({ names: names(), secrets: listers().for('', 'secrets'), log: deps.log })),
     oidc && audienceAgnosticToken(apiAudiences, oidc),
     // The webhook is told the audiences and answers for them itself.
     options.tokenWebhook && createTokenWebhookAuthenticator(options.tokenWebhook, { names: createApiNames(options.apiDomain ?? DEFAULTS.apiDomain), log: deps.log, apiAudiences }),

@@ -11,6 +11,7 @@ import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
+import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
@@ -21,9 +22,13 @@ import { listen } from '../http/listener.js';
 import { createApiNames, type ApiNames } from '../machinery/api-names.js';
 import { isStatusError } from '../machinery/errors.js';
 import type { KindEnvironment } from '../registry/define-resource.js';
+import type { Pod } from '../apis/core/v1/pod.js';
+import type { Secret } from '../apis/core/v1/secret.js';
+import type { ServiceAccount } from '../apis/core/v1/serviceaccount.js';
 import { createServiceAllocators, parseServiceRanges } from '../registry/allocator/index.js';
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceListers } from '../registry/lister.js';
+import { deferredListerSource, type ListerSource } from '../machinery/lister.js';
 import { ResourceRegistry } from '../registry/registry.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
@@ -38,6 +43,7 @@ import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './a
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
+import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
@@ -96,7 +102,17 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
-  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}) });
+  // Authenticators that read API objects get listers bound once the cache exists, below.
+  const lateListers = deferredListerSource();
+  const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
+  const authentication = buildAuthentication({
+    options,
+    log,
+    names,
+    listers: lateListers,
+    ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
+    ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
+  });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -116,6 +132,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const hubs = new Map<string, GenericStore>();
   const listers = new ResourceListers(cache, hubs, log);
   const authorization = createAuthorization(authorizationConfig, names, listers);
+  lateListers.bind(listers);
   const admission = admissionChain([
     // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
@@ -124,7 +141,14 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const env: KindEnvironment = { names, serviceAllocators, tokenReviewer: authentication.tokenReviewer, accessReviewer: accessReviewer(authorization.authorizer) };
+  const env: KindEnvironment = {
+    names,
+    serviceAllocators,
+    listers,
+    tokenReviewer: authentication.tokenReviewer,
+    accessReviewer: accessReviewer(authorization.authorizer),
+    ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}),
+  };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
@@ -154,9 +178,23 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   await ensureRbacPolicy(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
+  if (saTokens?.signLegacyToken) {
+    controllers.push(
+      startServiceAccountTokenController({
+        client,
+        names,
+        secrets: listers.for<Secret>('', 'secrets'),
+        serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
+        caPem: material?.servingCaPem ?? '',
+        signLegacyToken: saTokens.signLegacyToken,
+        log,
+      }),
+    );
+  }
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 
+  let issuerDiscovery: IssuerDiscovery | undefined;
   const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
   const settings = {
@@ -186,6 +224,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       settings,
       (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
+    issuerDiscovery: () => issuerDiscovery,
   });
   const chain = buildChain({
     log,
@@ -209,6 +248,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   });
   const address = listener.address;
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
+  if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
   const tls = material ? serverTls(material) : undefined;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
@@ -272,6 +312,51 @@ function serverTls(material: ServingMaterial): ServerTls {
     ...(admin ? { adminCertPem: admin.certPem, adminKeyPem: admin.keyPem } : {}),
     clientOptions: { ...(caPem ? { ca: caPem } : {}), ...(admin ? { cert: admin.certPem, key: admin.keyPem } : {}) },
   };
+}
+
+/**
+ * Service-account tokens: verified always (with the serving key by default), issued when there is a
+ * key to sign with. In plain-HTTP mode there is no serving key, so only what the flags name.
+ */
+function serviceAccountTokensFor(
+  options: ServerOptions,
+  names: ApiNames,
+  listers: ListerSource,
+  servingKeyPem: string | undefined,
+  log: Logger,
+): (ServiceAccountTokens & { apiAudiences: readonly string[] }) | undefined {
+  const settings = resolveServiceAccountSettings(
+    {
+      ...(options.serviceAccountIssuers ? { issuers: options.serviceAccountIssuers } : {}),
+      ...(options.serviceAccountKeyFiles ? { keyFiles: options.serviceAccountKeyFiles } : {}),
+      ...(options.serviceAccountSigningKeyFile !== undefined ? { signingKeyFile: options.serviceAccountSigningKeyFile } : {}),
+      ...(options.apiAudiences ? { apiAudiences: options.apiAudiences } : {}),
+      ...(options.serviceAccountMaxTokenExpirationSeconds !== undefined ? { maxTokenExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds } : {}),
+      ...(options.serviceAccountExtendTokenExpiration !== undefined ? { extendTokenExpiration: options.serviceAccountExtendTokenExpiration } : {}),
+      ...(options.serviceAccountLookup !== undefined ? { lookup: options.serviceAccountLookup } : {}),
+      ...(options.serviceAccountJwksUri !== undefined ? { jwksUri: options.serviceAccountJwksUri } : {}),
+    },
+    servingKeyPem,
+  );
+  for (const warning of settings.warnings) log.warn(warning);
+  if (settings.verificationKeys.length === 0) return undefined;
+  const getters = {
+    serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
+    pods: listers.for<Pod>('', 'pods'),
+    secrets: listers.for<Secret>('', 'secrets'),
+  };
+  return { ...serviceAccountTokens({ names, settings, getters, log }), apiAudiences: settings.apiAudiences };
+}
+
+function discoveryOf(tokens: ServiceAccountTokens, host: string, port: number, log: Logger): IssuerDiscovery | undefined {
+  const external = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  const docs = tokens.discovery(external);
+  if ('error' in docs) {
+    // As kube-apiserver: discovery is simply not offered, and the reason logged.
+    log.info(`service account issuer discovery is not served: ${docs.error}`);
+    return undefined;
+  }
+  return docs;
 }
 
 async function openStore(options: ServerOptions): Promise<RevisionedKV> {

@@ -57,6 +57,28 @@ export interface ServerOptions {
   oidc?: OidcOptions;
   /** Bearer tokens checked by a TokenReview webhook (the `--authentication-token-webhook-*` flags); off when absent. */
   tokenWebhook?: TokenWebhookOptions;
+  /**
+   * Bootstrap tokens authenticate (`--enable-bootstrap-token-auth`): `<id>.<secret>` bearer tokens
+   * backed by `bootstrap-token-<id>` Secrets in the system namespace. Off by default.
+   */
+  enableBootstrapTokenAuth?: boolean;
+  /**
+   * Service-account token issuers (`--service-account-issuer`, repeatable): the first issues, all
+   * are accepted. Default `https://kubernetes.default.svc.cluster.local`.
+   */
+  serviceAccountIssuers?: readonly string[];
+  /** PEM files whose RSA/ECDSA keys verify service-account tokens (`--service-account-key-file`); default the serving key. */
+  serviceAccountKeyFiles?: readonly string[];
+  /** PEM private key tokens are signed with (`--service-account-signing-key-file`); default the serving key. */
+  serviceAccountSigningKeyFile?: string;
+  /** Tokens of deleted service accounts and Secrets stop working (`--service-account-lookup`, default true). */
+  serviceAccountLookup?: boolean;
+  /** Longest token a TokenRequest gets, in seconds (`--service-account-max-token-expiration`); 0 or absent: no limit. */
+  serviceAccountMaxTokenExpirationSeconds?: number;
+  /** Pod-bound 3607-second tokens live a year, stale after 3607 s (`--service-account-extend-token-expiration`, default true). */
+  serviceAccountExtendTokenExpiration?: boolean;
+  /** The key set's URL in the issuer's discovery document (`--service-account-jwks-uri`); default this server's /openid/v1/jwks. */
+  serviceAccountJwksUri?: string;
   /** The address the server is known by in the cluster (`--advertise-address`); goes into the generated serving certificate. */
   advertiseAddress?: string;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */

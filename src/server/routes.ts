@@ -14,6 +14,7 @@ import { writeBody, writeText } from '../http/respond.js';
 import { errors } from '../machinery/errors.js';
 import type { ServerMetrics } from './metrics.js';
 import { requestHost } from '../http/headers.js';
+import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from '../authn/service-account/index.js';
 
 export interface RouteDeps {
   discovery: DiscoveryDocuments;
@@ -24,6 +25,8 @@ export interface RouteDeps {
   metrics: ServerMetrics;
   openapi: ReturnType<typeof createOpenApiHandler>;
   routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void>;
+  /** The service-account issuer's discovery documents, once known (absent: not offered). */
+  issuerDiscovery?: () => IssuerDiscovery | undefined;
 }
 
 export function createRouter(deps: RouteDeps) {
@@ -35,6 +38,7 @@ export function createRouter(deps: RouteDeps) {
       paths.push(`/apis/${g.name}`);
       for (const v of g.versions) paths.push(`/apis/${v.groupVersion}`);
     }
+    if (deps.issuerDiscovery?.()) paths.push(OPENID_CONFIGURATION_PATH, JWKS_PATH);
     for (const check of deps.health.livez) paths.push(`/livez/${check.name}`);
     for (const check of deps.health.readyz) paths.push(`/readyz/${check.name}`);
     return paths.sort();
@@ -58,6 +62,13 @@ export function createRouter(deps: RouteDeps) {
     const segs = path.split('/').filter(Boolean);
     if (path === '/') return respondValue(ctx, 200, { paths: rootPaths() });
     if (path === '/version') return respondValue(ctx, 200, deps.version);
+    if (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH) {
+      const docs = deps.issuerDiscovery?.();
+      if (!docs) throw notFoundResource();
+      const cache = { 'Cache-Control': `public, max-age=${docs.maxAgeSeconds}` };
+      if (path === JWKS_PATH) return writeBody(ctx, 200, 'application/jwk-set+json', docs.keySet, cache);
+      return writeBody(ctx, 200, 'application/json', docs.configuration, cache);
+    }
     if (path === '/metrics') {
       const body = await deps.metrics.registry.metrics();
       return writeBody(ctx, 200, deps.metrics.registry.contentType, body);

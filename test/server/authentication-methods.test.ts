@@ -96,7 +96,12 @@ describe('TokenReview', () => {
     const r = await tokenReview(TOKEN);
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', spec: { token: TOKEN } });
-    expect(r.body.status).toEqual({ authenticated: true, user: { username: 'jane', uid: '1001', groups: ['dev', 'qa', 'system:authenticated'], extra: {} } });
+    // The API audiences default to the service-account issuer, as kube-apiserver's; the answer names them.
+    expect(r.body.status).toEqual({
+      authenticated: true,
+      user: { username: 'jane', uid: '1001', groups: ['dev', 'qa', 'system:authenticated'], extra: {} },
+      audiences: ['https://kubernetes.default.svc.cluster.local'],
+    });
     const bad = await tokenReview(BAD_TOKEN);
     expect(bad.status).toBe(201);
     expect(bad.body.status).toEqual({ authenticated: false, error: 'invalid bearer token' });

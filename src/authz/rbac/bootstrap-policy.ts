@@ -79,6 +79,7 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     role('system:monitoring', [urls(['get'], ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'])]),
     role('system:basic-user', [rule(['create'], [authz], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'])]),
     role('system:public-info-viewer', [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])]),
+    role('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])]),
     aggregated('admin'),
     aggregated('edit'),
     aggregated('view'),
@@ -137,6 +138,8 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     binding('system:discovery', [group('system:authenticated')]),
     binding('system:basic-user', [group('system:authenticated')]),
     binding('system:public-info-viewer', [group('system:authenticated'), group('system:unauthenticated')]),
+    // Pods verify each other's tokens; anonymous relying parties need an operator's binding, as in Kubernetes.
+    binding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
     binding(`system:node-bootstrapper`, [group('system:bootstrappers')]),
     binding('system:controller:clusterrole-aggregation-controller', [serviceAccount('clusterrole-aggregation-controller')]),
     binding('system:controller:generic-garbage-collector', [serviceAccount('generic-garbage-collector')]),

@@ -187,6 +187,17 @@ function resourcePaths(names: ApiNames, def: ResourceDefinition, prefix: string)
         parameters: WRITE_PARAMETERS, body: { schema: def.schema, required: true, contentTypes: ['*/*'] }, responses: [ok(def.schema), created(def.schema)],
       }));
     }
+    if (spec.kind === 'create' && subVerbs.has('create')) {
+      // A named create (serviceaccounts/token): the request and answer are the subresource's own kind.
+      subOps.push({
+        ...op({
+          method: 'post', action: 'post', operationId: withSuffix('create', gv, `${scoped}${kind}`, word), description: `create ${sub} of a ${kind}`,
+          parameters: WRITE_PARAMETERS, body: { schema: spec.schema, required: true, contentTypes: ['*/*'] },
+          responses: [ok(spec.schema), created(spec.schema), accepted(spec.schema)],
+        }),
+        gvk: spec.request,
+      });
+    }
     if (subOps.length) paths.push({ path: `${item}/${sub}`, parameters: [nameParam, ...scopeParams, PARAMETERS.pretty], operations: subOps });
   }
 

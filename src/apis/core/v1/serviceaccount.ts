@@ -7,6 +7,7 @@ import { defineResource } from '../../../registry/define-resource.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { LocalObjectReference, ObjectReference } from './types/index.js';
 import { serviceAccountTable } from './tables.js';
+import { serviceAccountTokenSubresource } from './serviceaccount-token.js';
 
 export const ServiceAccountSchema = t.struct('core.v1.ServiceAccount', {
   ...objectHeader,
@@ -28,7 +29,7 @@ function cleanSecretReferences(sa: ServiceAccount): void {
   if (sa.secrets) sa.secrets = sa.secrets.map((s) => (s.name ? { name: s.name } : {}));
 }
 
-export const serviceAccountResource = defineResource<ServiceAccount>(() => ({
+export const serviceAccountResource = defineResource<ServiceAccount>((names, env) => ({
   group: '',
   version: 'v1',
   kind: 'ServiceAccount',
@@ -45,4 +46,6 @@ export const serviceAccountResource = defineResource<ServiceAccount>(() => ({
     prepareForCreate: cleanSecretReferences,
     prepareForUpdate: cleanSecretReferences,
   },
+  // Served only when the server has a key to sign tokens with, as Kubernetes serves it only with an issuer.
+  ...(env.serviceAccountTokens && env.listers ? { subresources: { token: serviceAccountTokenSubresource(names, env.serviceAccountTokens, env.listers) } } : {}),
 }));
