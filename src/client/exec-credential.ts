@@ -108,7 +108,8 @@ export class ExecCredentialProvider {
         ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
         ...(cluster.insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
         ...(cluster.caPem ? { 'certificate-authority-data': Buffer.from(cluster.caPem, 'utf8').toString('base64') } : {}),
-        ...(cluster.execExtension !== undefined ? { config: cluster.execExtension } : {}),
+        // kubectl sends `config: null` when the cluster has no extension; so do we.
+        config: cluster.execExtension ?? null,
       };
     }
     return JSON.stringify({ kind: 'ExecCredential', apiVersion: exec.apiVersion, spec });
