@@ -7,16 +7,14 @@
  * Finally kubectl's own exec plugin support against the server under k8s.io, as the reference.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFromKubeconfig, type NetworkClient } from '../../src/client/index.js';
 import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from '../../src/machinery/x509/certificates.js';
 import { createServer, type OrchServer } from '../../src/index.js';
 import { onPath, runKubectl } from '../helpers/kubectl.js';
+import { startProbe, type Probe } from '../helpers/probe-https.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'orch-exec-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -154,40 +152,6 @@ describe('exec plugin against the server (TLS, client certificate from the plugi
     await expect(half.request('GET', '/api/v1/namespaces')).rejects.toThrow('exec plugin returned only certificate or key, not both');
   });
 });
-
-/** An HTTPS server that wants `token` or a client certificate with CN `acceptedCn`, and reports what it saw. */
-interface Probe {
-  url: string;
-  accepted: { token?: string; cn?: string };
-  connections: number;
-  seen: { authorization?: string; cn?: string }[];
-  close(): Promise<void>;
-}
-
-async function startProbe(ca: CertificateAndKey): Promise<Probe> {
-  const serving = await issueCertificate(ca, { commonName: 'probe', ipAddresses: ['127.0.0.1'], usage: 'server', validForDays: 1 });
-  const probe: Omit<Probe, 'url' | 'close'> = { accepted: {}, connections: 0, seen: [] };
-  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const socket = req.socket as TLSSocket;
-    const peer = socket.authorized ? socket.getPeerCertificate() : undefined;
-    const cn = peer?.subject?.CN;
-    const authorization = req.headers.authorization;
-    probe.seen.push({ ...(authorization ? { authorization } : {}), ...(cn ? { cn: String(cn) } : {}) });
-    const ok = (probe.accepted.token !== undefined && authorization === `Bearer ${probe.accepted.token}`) || (probe.accepted.cn !== undefined && cn === probe.accepted.cn);
-    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(ok ? { kind: 'Probe', ok: true } : { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
-  });
-  server.on('secureConnection', () => probe.connections++);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(probe, {
-    url: `https://127.0.0.1:${port}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  });
-}
 
 describe('exec plugin tokens and certificates, seen by a probe server', () => {
   let ca: CertificateAndKey;
