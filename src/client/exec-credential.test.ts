@@ -41,8 +41,8 @@ describe('exec credential names', () => {
 describe('parseExecOutput', () => {
   const ok = (status: unknown, apiVersion = V1, kind = 'ExecCredential'): string => JSON.stringify({ apiVersion, kind, status });
   it.each([
-    ['not JSON', 'nope', /^decoding stdout: couldn't get version\/kind; json parse error/],
-    ['no kind', JSON.stringify({ apiVersion: V1 }), /^decoding stdout: Object 'Kind' is missing/],
+    ['not JSON', 'token-abc', "decoding stdout: couldn't get version/kind; json parse error: the output is not JSON"],
+    ['no kind', JSON.stringify({ apiVersion: V1, status: { token: 'secret-token' } }), "decoding stdout: Object 'Kind' is missing in the plugin's output"],
     ['another version', ok({ token: 't' }, 'client.authentication.orch.io/v1beta1'), `exec plugin is configured to use API version ${V1}, plugin returned version client.authentication.orch.io/v1beta1`],
     ['another group', ok({ token: 't' }, 'client.authentication.k8s.io/v1'), /plugin returned version client.authentication.k8s.io\/v1$/],
     ['another kind', ok({ token: 't' }, V1, 'Secret'), `decoding stdout: no kind "Secret" is registered for version "${V1}" in group "client.authentication.orch.io"`],
@@ -53,6 +53,11 @@ describe('parseExecOutput', () => {
     ['bad expiry', ok({ token: 't', expirationTimestamp: 'soon' }), /expirationTimestamp "soon" is not an RFC 3339 time/],
   ])('refuses %s', (_, stdout, message) => {
     expect(() => parseExecOutput(stdout, V1, orch)).toThrow(message);
+  });
+  it('never quotes the output, which may hold a credential', () => {
+    for (const stdout of ['token-abc', JSON.stringify({ apiVersion: V1, status: { token: 'token-abc' } })]) {
+      expect(() => parseExecOutput(stdout, V1, orch)).toThrow(expect.objectContaining({ message: expect.not.stringContaining('token-abc') as unknown }));
+    }
   });
   it('reads a token, a certificate pair and the expiry', () => {
     expect(parseExecOutput(ok({ token: 't', clientCertificateData: 'C', clientKeyData: 'K', expirationTimestamp: '2030-01-01T00:00:00Z' }), V1, orch)).toEqual({

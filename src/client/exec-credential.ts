@@ -167,11 +167,12 @@ export function parseExecOutput(stdout: string, apiVersion: string, names: ApiNa
   let doc: unknown;
   try {
     doc = JSON.parse(stdout);
-  } catch (e) {
-    throw new ExecPluginError(`decoding stdout: couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  } catch {
+    // The parser's message quotes the text, which may hold a credential: say only what failed.
+    throw new ExecPluginError("decoding stdout: couldn't get version/kind; json parse error: the output is not JSON");
   }
   if (!isRecord(doc) || typeof doc.apiVersion !== 'string' || typeof doc.kind !== 'string' || !doc.kind) {
-    throw new ExecPluginError(`decoding stdout: Object 'Kind' is missing in '${stdout.trim().slice(0, 200)}'`);
+    throw new ExecPluginError("decoding stdout: Object 'Kind' is missing in the plugin's output");
   }
   const group = execGroup(names);
   if (doc.apiVersion !== apiVersion) {

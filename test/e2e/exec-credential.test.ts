@@ -210,6 +210,19 @@ describe('exec plugin tokens and certificates, seen by a probe server', () => {
     client.close();
   });
 
+  it('a watch answered 401 runs the plugin again and opens once more', async () => {
+    const plugin = writePlugin('watch-plugin');
+    setStatus('watch-plugin', 1, { token: 'stale' });
+    setStatus('watch-plugin', 2, { token: 'current' });
+    probe.accepted = { token: 'current' };
+    const client = clientFromKubeconfig(config('watch.kubeconfig', 'watch-plugin'), { stdinIsTerminal: false });
+    const events = [];
+    for await (const e of client.watch('/api/v1/probes')) events.push(e);
+    expect(events).toEqual([{ type: 'ADDED', object: { kind: 'Probe' } }]);
+    expect(plugin.runs()).toBe(2);
+    client.close();
+  });
+
   it('a different client certificate from the plugin gets a new TLS connection', async () => {
     const oldCert = await issueCertificate(ca, { commonName: 'old-user', usage: 'client', validForDays: 1 });
     const newCert = await issueCertificate(ca, { commonName: 'new-user', usage: 'client', validForDays: 1 });
@@ -263,5 +276,23 @@ describe('kubectl exec plugin support against the server under k8s.io (the refer
     // The very input kubectl gave the plugin.
     expect(JSON.parse(readFileSync(join(dir, 'k8s-plugin.input'), 'utf8'))).toEqual(kubectlInput);
     client.close();
+  });
+
+  it('kubectl and this client refuse alike: Always without a terminal, a missing command with its installHint', async () => {
+    const always = writeKubeconfig('k8s-always.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: './k8s-plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Always' });
+    const missing = writeKubeconfig('k8s-missing.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: 'orch-login-not-installed', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', installHint: 'orch-login is in the orch-tools package' });
+    for (const [path, message] of [
+      [always, 'exec plugin cannot support interactive mode: standard input is not a terminal'],
+      [missing, 'exec: executable orch-login-not-installed not found'],
+    ] as const) {
+      const run = await runKubectl(kubectl, ['--kubeconfig', path, 'get', 'namespaces', '-o', 'name']);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(message);
+      const client = clientFromKubeconfig(path, { domain: 'k8s.io', stdinIsTerminal: false });
+      await expect(client.request('GET', '/api/v1/namespaces')).rejects.toThrow(message);
+      client.close();
+    }
+    const run = await runKubectl(kubectl, ['--kubeconfig', missing, 'get', 'namespaces']);
+    expect(run.stderr).toContain('orch-login is in the orch-tools package');
   });
 });

@@ -28,6 +28,8 @@ export async function startProbe(ca: CertificateAndKey): Promise<Probe> {
     probe.seen.push({ ...(authorization ? { authorization } : {}), ...(cn ? { cn: String(cn) } : {}) });
     const ok = (probe.accepted.token !== undefined && authorization === `Bearer ${probe.accepted.token}`) || (probe.accepted.cn !== undefined && cn === probe.accepted.cn);
     res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+    // A watch gets one event, then the stream ends.
+    if (ok && req.url?.includes('watch=1')) return res.end(`${JSON.stringify({ type: 'ADDED', object: { kind: 'Probe' } })}\n`);
     res.end(JSON.stringify(ok ? { kind: 'Probe', ok: true } : { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
   });
   server.on('secureConnection', () => probe.connections++);
