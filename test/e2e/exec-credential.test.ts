@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFromKubeconfig, type NetworkClient } from '../../src/client/index.js';
 import { createCertificateAuthority, issueCertificate, type CertificateAndKey } from '../../src/machinery/x509/certificates.js';
 import { createServer, type OrchServer } from '../../src/index.js';
-import { onPath, runKubectl } from '../helpers/kubectl.js';
+import { kubectlPicks, runKubectl } from '../helpers/kubectl.js';
 import { startProbe, type Probe } from '../helpers/probe-https.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'orch-exec-e2e-'));
@@ -247,8 +247,9 @@ describe('exec plugin tokens and certificates, seen by a probe server', () => {
 });
 
 describe('kubectl exec plugin support against the server under k8s.io (the reference)', () => {
-  const kubectl = onPath('kubectl');
-  if (!kubectl) {
+  // kubectl 1.27 and the newest installed (or the one on PATH alone).
+  const picks = kubectlPicks();
+  if (picks.length === 0) {
     it.skip('kubectl is not on PATH: the reference run is skipped', () => undefined);
     return;
   }
@@ -261,38 +262,40 @@ describe('kubectl exec plugin support against the server under k8s.io (the refer
   });
   afterAll(() => server?.close());
 
-  it('kubectl and this client both run the same plugin with client.authentication.k8s.io/v1 and KUBERNETES_EXEC_INFO', async () => {
-    const kubeconfig = writeKubeconfig('k8s.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: './k8s-plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', provideClusterInfo: true });
-    const run = await runKubectl(kubectl, ['--kubeconfig', kubeconfig, 'get', 'namespaces', '-o', 'name']);
-    expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('namespace/default');
-    const kubectlInput = JSON.parse(readFileSync(join(dir, 'k8s-plugin.input'), 'utf8')) as { apiVersion: string; spec: { interactive: boolean; cluster: { server: string } } };
-    expect(kubectlInput).toMatchObject({ kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false, cluster: { server: server.url } } });
+  for (const { label, bin: kubectl } of picks) describe(label, () => {
+    it('kubectl and this client both run the same plugin with client.authentication.k8s.io/v1 and KUBERNETES_EXEC_INFO', async () => {
+      const kubeconfig = writeKubeconfig('k8s.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: './k8s-plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', provideClusterInfo: true });
+      const run = await runKubectl(kubectl, ['--kubeconfig', kubeconfig, 'get', 'namespaces', '-o', 'name']);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain('namespace/default');
+      const kubectlInput = JSON.parse(readFileSync(join(dir, 'k8s-plugin.input'), 'utf8')) as { apiVersion: string; spec: { interactive: boolean; cluster: { server: string } } };
+      expect(kubectlInput).toMatchObject({ kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', spec: { interactive: false, cluster: { server: server.url } } });
 
-    writeFileSync(join(dir, 'k8s-plugin.input'), '');
-    const client = clientFromKubeconfig(kubeconfig, { domain: 'k8s.io', stdinIsTerminal: false });
-    const list = await client.json<{ items: { metadata: { name: string } }[] }>('GET', '/api/v1/namespaces');
-    expect(list.items.map((n) => n.metadata.name)).toContain('default');
-    // The very input kubectl gave the plugin.
-    expect(JSON.parse(readFileSync(join(dir, 'k8s-plugin.input'), 'utf8'))).toEqual(kubectlInput);
-    client.close();
-  });
-
-  it('kubectl and this client refuse alike: Always without a terminal, a missing command with its installHint', async () => {
-    const always = writeKubeconfig('k8s-always.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: './k8s-plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Always' });
-    const missing = writeKubeconfig('k8s-missing.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: 'orch-login-not-installed', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', installHint: 'orch-login is in the orch-tools package' });
-    for (const [path, message] of [
-      [always, 'exec plugin cannot support interactive mode: standard input is not a terminal'],
-      [missing, 'exec: executable orch-login-not-installed not found'],
-    ] as const) {
-      const run = await runKubectl(kubectl, ['--kubeconfig', path, 'get', 'namespaces', '-o', 'name']);
-      expect(run.code).not.toBe(0);
-      expect(run.stderr).toContain(message);
-      const client = clientFromKubeconfig(path, { domain: 'k8s.io', stdinIsTerminal: false });
-      await expect(client.request('GET', '/api/v1/namespaces')).rejects.toThrow(message);
+      writeFileSync(join(dir, 'k8s-plugin.input'), '');
+      const client = clientFromKubeconfig(kubeconfig, { domain: 'k8s.io', stdinIsTerminal: false });
+      const list = await client.json<{ items: { metadata: { name: string } }[] }>('GET', '/api/v1/namespaces');
+      expect(list.items.map((n) => n.metadata.name)).toContain('default');
+      // The very input kubectl gave the plugin.
+      expect(JSON.parse(readFileSync(join(dir, 'k8s-plugin.input'), 'utf8'))).toEqual(kubectlInput);
       client.close();
-    }
-    const run = await runKubectl(kubectl, ['--kubeconfig', missing, 'get', 'namespaces']);
-    expect(run.stderr).toContain('orch-login is in the orch-tools package');
+    });
+
+    it('kubectl and this client refuse alike: Always without a terminal, a missing command with its installHint', async () => {
+      const always = writeKubeconfig('k8s-always.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: './k8s-plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Always' });
+      const missing = writeKubeconfig('k8s-missing.kubeconfig', { server: server.url, caFile: 'k8s-ca.pem', command: 'orch-login-not-installed', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', installHint: 'orch-login is in the orch-tools package' });
+      for (const [path, message] of [
+        [always, 'exec plugin cannot support interactive mode: standard input is not a terminal'],
+        [missing, 'exec: executable orch-login-not-installed not found'],
+      ] as const) {
+        const run = await runKubectl(kubectl, ['--kubeconfig', path, 'get', 'namespaces', '-o', 'name']);
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toContain(message);
+        const client = clientFromKubeconfig(path, { domain: 'k8s.io', stdinIsTerminal: false });
+        await expect(client.request('GET', '/api/v1/namespaces')).rejects.toThrow(message);
+        client.close();
+      }
+      const run = await runKubectl(kubectl, ['--kubeconfig', missing, 'get', 'namespaces']);
+      expect(run.stderr).toContain('orch-login is in the orch-tools package');
+    });
   });
 });
