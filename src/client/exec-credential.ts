@@ -47,10 +47,14 @@ export function resolveCommand(command: string, baseDir: string): string {
 export class ExecCredentialProvider {
   private cached: ExecCredentials | undefined;
   private running: Promise<ExecCredentials> | undefined;
-  /** How many times the plugin has been started: the cache is observable. */
-  runs = 0;
+  private started = 0;
 
   constructor(private readonly opts: ExecProviderOptions) {}
+
+  /** How many times the plugin has been started: the cache is observable. */
+  get runs(): number {
+    return this.started;
+  }
 
   /** The cached credentials while they are valid, else a fresh run of the plugin (one at a time). */
   async get(): Promise<ExecCredentials> {
@@ -121,7 +125,7 @@ export class ExecCredentialProvider {
     const env: NodeJS.ProcessEnv = { ...(this.opts.environment ?? process.env) };
     for (const { name, value } of exec.env) env[name] = value;
     env[execInfoEnvName(names)] = this.input(interactive);
-    this.runs++;
+    this.started++;
     const { code, stdout, stderr, notFound } = await runCommand(resolveCommand(exec.command, baseDir), exec.args, env, interactive);
     if (notFound) {
       const hint = exec.installHint ? `\n\n${exec.installHint}` : '';
@@ -148,7 +152,11 @@ function runCommand(command: string, args: readonly string[], env: NodeJS.Proces
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stderr.on('data', (b: Buffer) => {
+      err.push(b);
+      // An interactive plugin talks to the person at the terminal (prompts, links) on stderr.
+      if (interactive) process.stderr.write(b);
+    });
     child.on('error', (e: NodeJS.ErrnoException) => {
       const notFound = e.code === 'ENOENT' || e.code === 'EACCES';
       done({ code: -1, stdout: '', stderr: notFound ? '' : e.message, notFound });
