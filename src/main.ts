@@ -8,6 +8,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
 import { parseIP } from './machinery/ip.js';
@@ -19,7 +20,7 @@ const HELP = `orch-apiserver ${PACKAGE_VERSION}: the control-plane API server of
 Usage: orch-apiserver [flags]
 
   --bind-address=IP             address to listen on (default ${CLI_DEFAULTS.bindAddress}); loopback until
-                                callers are authenticated, 0.0.0.0 for every interface
+                                requests are authorized, 0.0.0.0 for every interface
   --secure-port=N               HTTPS port, HTTP/2 and HTTP/1.1 (default ${CLI_DEFAULTS.securePort}; 0 picks a free port)
   --advertise-address=IP        address the cluster knows the server by; goes into the generated
                                 serving certificate (default: --bind-address, else the host's address)
@@ -29,7 +30,42 @@ Usage: orch-apiserver [flags]
   --tls-min-version=VERSION     VersionTLS12 (default) or VersionTLS13
   --client-ca-file=FILE         PEM CA bundle client certificates are verified against (default: the
                                 CA made in DIR/pki, which also signs the admin kubeconfig's certificate)
-  --insecure-plain-http         serve plain HTTP instead of HTTPS, on loopback only (tests, local tools)
+  --insecure-plain-http         serve plain HTTP instead of HTTPS, on loopback only (tests, local tools);
+                                every request is then user system:unsecured in system:masters
+  --anonymous-auth=BOOL         let requests without a credential in as system:anonymous (default true;
+                                invalid credentials always get 401)
+  --token-auth-file=FILE        CSV of static bearer tokens: token,user,uid[,"group1,group2"]
+  --requestheader-client-ca-file=FILE
+                                PEM CA bundle an authenticating proxy's client certificate must verify
+                                against before its identity headers are read
+  --requestheader-allowed-names=LIST
+                                common names the proxy's certificate may have (default: any)
+  --requestheader-username-headers=LIST
+                                headers naming the user, first with a value wins (X-Remote-User)
+  --requestheader-group-headers=LIST
+                                headers naming groups, every value one group (X-Remote-Group)
+  --requestheader-extra-headers-prefix=LIST
+                                header prefixes of extra attributes (X-Remote-Extra-)
+  --oidc-issuer-url=URL         https URL of the OpenID Connect issuer whose ID tokens are accepted as
+                                bearer tokens (needs --oidc-client-id); its keys come from discovery
+  --oidc-client-id=ID           client ID every ID token must be issued for (its aud)
+  --oidc-ca-file=FILE           PEM CA the issuer's certificate must chain to (default: the host's roots)
+  --oidc-username-claim=CLAIM   claim used as the user name (default sub)
+  --oidc-username-prefix=PREFIX prefix of user names; default: the issuer URL and # unless the claim is
+                                email; - for none
+  --oidc-groups-claim=CLAIM     claim used as groups: a string or a list of strings
+  --oidc-groups-prefix=PREFIX   prefix of group names
+  --oidc-required-claim=KEY=VALUE
+                                a claim every ID token must carry with this value; repeatable
+  --oidc-signing-algs=ALG[,ALG] allowed signing algorithms: RS256 RS384 RS512 ES256 ES384 ES512 PS256
+                                PS384 PS512 (default RS256)
+  --authentication-token-webhook-config-file=FILE
+                                kubeconfig-format file naming a TokenReview webhook that checks bearer
+                                tokens (server, certificate-authority, the server's client certificate)
+  --authentication-token-webhook-cache-ttl=DURATION
+                                how long the webhook's decisions are cached (default 2m)
+  --authentication-token-webhook-version=VERSION
+                                TokenReview version sent and expected back: v1beta1 (default) or v1
   --data-dir=DIR                directory of the SQLite store and the kubeconfig (default ./data)
   --storage-backend=sqlite|memory|etcd
                                 sqlite (default): durable, one file; memory: gone at exit;
@@ -64,6 +100,27 @@ function intFlag(name: string, value: string | undefined, fallback: number): num
   return Number(value);
 }
 
+/** Go's bool flags take `--flag` alone as true; node's parser wants a value for a string flag. */
+function goBoolFlags(args: string[], names: readonly string[]): string[] {
+  return args.map((a) => (names.some((n) => a === `--${n}`) ? `${a}=true` : a));
+}
+
+/** Go's strconv.ParseBool, as Kubernetes' bool flags accept. */
+function boolFlag(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  fail(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: use true or false`);
+}
+
+/** A Kubernetes string-slice flag: comma-separated, repeatable; an empty or blank entry is refused. */
+function listFlag(name: string, values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const items = values.flatMap((v) => v.split(','));
+  if (items.some((i) => i.trim() === '')) fail(`empty value in "--${name}"`);
+  return items;
+}
+
 async function main(): Promise<void> {
   let parsed;
   try {
@@ -78,6 +135,14 @@ async function main(): Promise<void> {
         'tls-min-version': { type: 'string' },
         'client-ca-file': { type: 'string' },
         'insecure-plain-http': { type: 'boolean' },
+        'anonymous-auth': { type: 'string' },
+        'token-auth-file': { type: 'string' },
+        'requestheader-client-ca-file': { type: 'string' },
+        'requestheader-allowed-names': { type: 'string', multiple: true },
+        'requestheader-username-headers': { type: 'string', multiple: true },
+        'requestheader-group-headers': { type: 'string', multiple: true },
+        'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+        ...EXTERNAL_AUTHN_FLAGS,
         'data-dir': { type: 'string' },
         'storage-backend': { type: 'string' },
         'etcd-servers': { type: 'string' },
@@ -92,6 +157,7 @@ async function main(): Promise<void> {
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
+      args: goBoolFlags(process.argv.slice(2), ['anonymous-auth']),
       strict: true,
       allowPositionals: false,
     });
@@ -152,8 +218,28 @@ async function main(): Promise<void> {
   if (plainHttp && !isLoopback(bindAddress)) {
     fail(`--insecure-plain-http serves only on a loopback address (127.0.0.1 or ::1), not on ${bindAddress}: every caller on the network could read and change the cluster unencrypted`);
   }
-  const tlsFlags = ['tls-cert-file', 'tls-private-key-file', 'tls-min-version', 'client-ca-file'] as const;
+  const tlsFlags = [
+    'tls-cert-file',
+    'tls-private-key-file',
+    'tls-min-version',
+    'client-ca-file',
+    'anonymous-auth',
+    'token-auth-file',
+    'requestheader-client-ca-file',
+    'requestheader-allowed-names',
+    'requestheader-username-headers',
+    'requestheader-group-headers',
+    'requestheader-extra-headers-prefix',
+  ] as const;
   if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
+  // Plain HTTP authenticates nobody: token authenticators there would be a promise not kept.
+  if (plainHttp && externalAuthnFlagsGiven(v).length > 0) fail(`--insecure-plain-http cannot be combined with ${externalAuthnFlagsGiven(v).join(', ')}`);
+  let externalAuthn: ExternalAuthnOptions = {};
+  try {
+    externalAuthn = parseExternalAuthnFlags(v, apiDomain);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if ((v['tls-cert-file'] === undefined) !== (v['tls-private-key-file'] === undefined)) fail('--tls-cert-file and --tls-private-key-file must be given together');
   let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
   try {
@@ -161,6 +247,16 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  const anonymousAuth = boolFlag('anonymous-auth', v['anonymous-auth']);
+  const requestHeader = {
+    requestheaderAllowedNames: listFlag('requestheader-allowed-names', v['requestheader-allowed-names']),
+    requestheaderUsernameHeaders: listFlag('requestheader-username-headers', v['requestheader-username-headers']),
+    requestheaderGroupHeaders: listFlag('requestheader-group-headers', v['requestheader-group-headers']),
+    requestheaderExtraHeadersPrefix: listFlag('requestheader-extra-headers-prefix', v['requestheader-extra-headers-prefix']),
+  };
+  const proxyCa = v['requestheader-client-ca-file'];
+  if (proxyCa === undefined && Object.values(requestHeader).some((x) => x !== undefined)) fail('the --requestheader-* flags need --requestheader-client-ca-file, the CA of the authenticating proxy');
+  if (proxyCa !== undefined && requestHeader.requestheaderUsernameHeaders === undefined) fail('--requestheader-client-ca-file needs --requestheader-username-headers (usually X-Remote-User)');
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
@@ -176,6 +272,10 @@ async function main(): Promise<void> {
             ...(v['tls-cert-file'] !== undefined ? { tlsCertFile: resolve(v['tls-cert-file']) } : {}),
             ...(v['tls-private-key-file'] !== undefined ? { tlsPrivateKeyFile: resolve(v['tls-private-key-file']) } : {}),
             ...(v['client-ca-file'] !== undefined ? { clientCaFile: resolve(v['client-ca-file']) } : {}),
+            ...(anonymousAuth !== undefined ? { anonymousAuth } : {}),
+            ...(v['token-auth-file'] !== undefined ? { tokenAuthFile: resolve(v['token-auth-file']) } : {}),
+            ...(proxyCa !== undefined ? { requestheaderClientCaFile: resolve(proxyCa) } : {}),
+            ...Object.fromEntries(Object.entries(requestHeader).filter(([, x]) => x !== undefined)),
           }),
       ...(v['advertise-address'] !== undefined ? { advertiseAddress: v['advertise-address'] } : {}),
       dataDir,
@@ -187,6 +287,7 @@ async function main(): Promise<void> {
       ...(v['service-node-port-range'] !== undefined ? { serviceNodePortRange: v['service-node-port-range'] } : {}),
       watchHistoryMs,
       maxRequestBodyBytes,
+      ...externalAuthn,
       logLevel: logLevel as 'info',
     });
   } catch (e) {

@@ -3,6 +3,7 @@ import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
 import { appsResources } from './apps/index.js';
 import { autoscalingResources } from './autoscaling/index.js';
+import { authenticationResources } from './authentication/index.js';
 import { batchResources } from './batch/index.js';
 import { certificatesResources } from './certificates/index.js';
 import { coordinationResources } from './coordination/index.js';
@@ -22,6 +23,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...appsResources,
   ...eventsResources,
   ...autoscalingResources,
+  ...authenticationResources,
   ...batchResources,
   ...networkingResources,
   ...policyResources,

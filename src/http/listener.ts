@@ -19,8 +19,10 @@ export interface TlsPeer {
   /** `h2` or `http/1.1`. */
   readonly alpnProtocol: string;
   /**
-   * The certificate chain the client presented, leaf first, when it verified against the client CA
-   * (`--client-ca-file`); absent when the client presented none, or when it did not verify.
+   * The certificate chain the client presented, leaf first, when it verified against one of the CAs
+   * of `TlsSettings.clientCaPem` (`--client-ca-file` and `--requestheader-client-ca-file`); absent
+   * when the client presented none, or when it did not verify. Which CA it is anchored in is for
+   * each authenticator to check.
    */
   readonly verifiedChain?: readonly X509Certificate[];
   /** Why a certificate the client presented did not verify (connections are kept; authentication refuses). */
@@ -31,7 +33,10 @@ export interface TlsSettings {
   /** The serving certificate (chain) and its key, PEM. */
   certPem: string;
   keyPem: string;
-  /** CA bundle client certificates are verified against; without it none is asked for. */
+  /**
+   * CA bundle client certificates are verified against (every CA any authenticator trusts); without
+   * it none is asked for.
+   */
   clientCaPem?: string;
   minVersion: 'TLSv1.2' | 'TLSv1.3';
 }

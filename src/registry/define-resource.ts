@@ -191,9 +191,33 @@ export interface Deprecation {
   readonly replacement?: string;
 }
 
+/** What a review kind's create may know: the strategy context and the request's abort signal. */
+export interface ReviewContext extends StrategyContext {
+  readonly signal: AbortSignal;
+}
+
+/** The answer authentication gives about a bearer token (a TokenReview's status). */
+export interface TokenReviewAnswer {
+  authenticated: boolean;
+  user?: UserInfo;
+  audiences?: string[];
+  error?: string;
+}
+
+/**
+ * Reviews bearer tokens as the server's own authentication would (the union of its methods).
+ * Never throws for a bad token (that is `authenticated: false` with an `error`); throws a
+ * StatusError only when the answer cannot be trusted (an authenticator ignored the audiences).
+ */
+export interface TokenReviewer {
+  review(spec: { token: string; audiences?: readonly string[] }, signal: AbortSignal): Promise<TokenReviewAnswer>;
+}
+
 /** Services the composition root hands to kinds that need more than pure rules. */
 export interface KindEnvironment {
   readonly names: ApiNames;
+  /** Authentication's answer about a token, for TokenReview; absent where definitions are only listed. */
+  readonly tokenReviewer?: TokenReviewer;
   /** Cluster IP and node port pools for Services; absent where definitions are only listed, not served. */
   readonly serviceAllocators?: ServiceAllocators;
 }
@@ -228,6 +252,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * Rows are made from the stored object, so every served version of the kind shares the table.
    */
   readonly table?: TableDefinition<T>;
+  /**
+   * A kind that is never stored (TokenReview, SubjectAccessReview): a create decodes what was sent,
+   * passes it here and answers 201 with what this returns; nothing is written, and `verbs` should
+   * be `['create']`. Throws a StatusError for a request it refuses (a missing field: 400).
+   */
+  readonly review?: (obj: T, ctx: ReviewContext) => Promise<T>;
 }
 
 export type ResourceFactory = (names: ApiNames, env: KindEnvironment) => ResourceDefinition;

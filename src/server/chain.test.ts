@@ -18,7 +18,7 @@ const metrics: ApiMetrics = { requests: { inc: () => undefined }, latency: { obs
 const base: ChainDeps = { log: memoryLogger([]), metrics, resolveRequestInfo: parseRequestInfo, requestTimeoutSeconds: 60 };
 
 /** Every seam configured, each noting what it saw of the request when its turn came. */
-function everySeam(trail: string[]): Required<Pick<ChainDeps, 'audit' | 'authenticator' | 'authorizer' | 'flowControl'>> {
+function everySeam(trail: string[]): Required<Pick<ChainDeps, 'audit' | 'authentication' | 'authorizer' | 'flowControl'>> {
   const audit: AuditSink = { record: (stage, ctx) => void trail.push(`audit ${stage} ${ctx.info.verb}`) };
   const authenticator: Authenticator = {
     authenticate: async () => {
@@ -38,7 +38,7 @@ function everySeam(trail: string[]): Required<Pick<ChainDeps, 'audit' | 'authent
       await execute();
     },
   };
-  return { audit, authenticator, authorizer, flowControl };
+  return { audit, authentication: { authenticator, anonymous: false }, authorizer, flowControl };
 }
 
 let server: Server | undefined;
@@ -52,7 +52,7 @@ async function serve(deps: ChainDeps, handler: (ctx: RequestContext) => Promise<
 
 describe('buildChain', () => {
   it("is DESIGN §2's order, top-down, with every part configured", () => {
-    expect(buildChain({ ...base, ...everySeam([]), anonymous: false }).map((s) => s.name)).toEqual([
+    expect(buildChain({ ...base, ...everySeam([]) }).map((s) => s.name)).toEqual([
       'panic-recovery',
       'request-info',
       'metrics',

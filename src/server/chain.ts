@@ -8,7 +8,7 @@ import type { Authenticator } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
 import type { FlowControl } from '../flowcontrol/index.js';
 import { withAuditContext } from '../filters/with-audit-context.js';
-import { withAuthentication } from '../filters/with-authentication.js';
+import { withAuthentication, type IdentityHeaders } from '../filters/with-authentication.js';
 import { withAuthorization } from '../filters/with-authorization.js';
 import { withDeadline } from '../filters/with-deadline.js';
 import { withDomainHints } from '../filters/with-domain-hints.js';
@@ -29,10 +29,14 @@ export interface ChainDeps {
   resolveRequestInfo: RequestInfoResolver;
   requestTimeoutSeconds: number;
   audit?: AuditSink;
-  /** Without one, authentication is off: requests carry no user. */
-  authenticator?: Authenticator;
-  /** Requests with no known credential go on as system:anonymous (--anonymous-auth). */
-  anonymous?: boolean;
+  /** Without it, authentication is off: requests carry no user (src/server/authentication.ts builds it). */
+  authentication?: {
+    readonly authenticator: Authenticator;
+    /** Requests with no known credential go on as system:anonymous (--anonymous-auth). */
+    readonly anonymous: boolean;
+    readonly apiAudiences?: readonly string[];
+    readonly identityHeaders?: IdentityHeaders;
+  };
   /** Without one, every request is allowed (AlwaysAllow), and impersonation is not offered. */
   authorizer?: Authorizer;
   flowControl?: FlowControl;
@@ -56,6 +60,15 @@ function domainHintsStep(deps: ChainDeps['domainHints']): ChainStep | undefined 
   return filter && step('domain-hints', filter);
 }
 
+function authenticationFilter(a: NonNullable<ChainDeps['authentication']>, log: Logger): Filter<RequestContext> {
+  return withAuthentication(a.authenticator, {
+    anonymous: a.anonymous,
+    log,
+    ...(a.apiAudiences ? { apiAudiences: a.apiAudiences } : {}),
+    ...(a.identityHeaders ? { identityHeaders: a.identityHeaders } : {}),
+  });
+}
+
 export function buildChain(c: ChainDeps): ChainStep[] {
   const steps: (ChainStep | false | undefined)[] = [
     step('panic-recovery', withPanicRecovery(c.log)),
@@ -64,7 +77,7 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     step('metrics', withMetrics(c.metrics)),
     c.audit && step('audit-context', withAuditContext(c.audit)),
     step('deadline', withDeadline(c.requestTimeoutSeconds)),
-    c.authenticator && step('authentication', withAuthentication(c.authenticator, { anonymous: c.anonymous ?? false, log: c.log })),
+    c.authentication && step('authentication', authenticationFilter(c.authentication, c.log)),
     c.authorizer && step('impersonation', withImpersonation(c.authorizer)),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
     c.authorizer && step('authorization', withAuthorization(c.authorizer)),

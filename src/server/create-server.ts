@@ -32,6 +32,7 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import { buildAuthentication } from './authentication.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
@@ -44,7 +45,7 @@ import { answerOutsideHandlers } from './transport-answers.js';
 import { createRouter } from './routes.js';
 import { claimStoreDomain, storeLocation } from './store-domain.js';
 import { PACKAGE_VERSION } from './package-version.js';
-import { loadServingMaterial, servingAltNames, type ServingMaterial } from './serving-certificates.js';
+import { loadServingMaterial, servingAltNames, trustedClientCas, type ServingMaterial } from './serving-certificates.js';
 
 /** What a client needs to reach a secure server as its administrator. */
 export interface ServerTls {
@@ -88,6 +89,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const serviceRanges = parseServiceRanges(options);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
+  // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
+  const authentication = buildAuthentication({ options, log, ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}) });
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -112,7 +115,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
-  const env: KindEnvironment = { names, serviceAllocators };
+  const env: KindEnvironment = { names, serviceAllocators, tokenReviewer: authentication.tokenReviewer };
   const definitions = [...builtinResources, ...(options.resources ?? [])].map((factory) => factory(names, env));
   // Storage versions (hubs) first: every other served version of a kind shares its hub's store.
   for (const def of definitions.filter((d) => !d.conversion)) {
@@ -172,6 +175,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   });
   const chain = buildChain({
     log,
+    authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
@@ -184,7 +188,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     handler: onRequest,
     configure: answerOutsideHandlers,
     ...(material
-      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: material.clientCaPem, minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
+      ? { tls: { certPem: material.serving.certPem, keyPem: material.serving.keyPem, clientCaPem: trustedClientCas(material), minVersion: TLS_VERSION_NAMES[options.tlsMinVersion ?? DEFAULTS.tlsMinVersion] } }
       : {}),
   });
   const address = listener.address;
@@ -203,6 +207,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     close() {
       closing ??= (async () => {
         for (const c of controllers) c.stop();
+        authentication.close();
         cache.close();
         await listener.close();
         await kv.close();
@@ -228,8 +233,9 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     return undefined;
   }
   if (!isLoopback(bindAddress)) {
-    // Until authentication exists (issue 9's next step) TLS keeps traffic private but lets every caller in.
-    log.warn('listening beyond loopback, and callers are not authenticated yet: whoever reaches this address has full access', { bindAddress });
+    // Callers are authenticated, but until authorization exists every one of them (anonymous ones
+    // too, unless --anonymous-auth=false) may do anything.
+    log.warn('listening beyond loopback, and requests are not authorized yet: every caller (anonymous ones too, unless anonymous requests are off) has full access', { bindAddress });
   }
   const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
   return loadServingMaterial({
@@ -237,6 +243,7 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     ...(options.tlsCertFile !== undefined ? { tlsCertFile: options.tlsCertFile } : {}),
     ...(options.tlsPrivateKeyFile !== undefined ? { tlsPrivateKeyFile: options.tlsPrivateKeyFile } : {}),
     ...(options.clientCaFile !== undefined ? { clientCaFile: options.clientCaFile } : {}),
+    ...(options.requestheaderClientCaFile !== undefined ? { requestheaderClientCaFile: options.requestheaderClientCaFile } : {}),
     altNames: servingAltNames({ hostName: hostname(), serviceIP, addresses: [advertised, bindAddress] }),
     log,
   });

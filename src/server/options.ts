@@ -2,6 +2,8 @@
 import type { ResourceFactory } from '../registry/define-resource.js';
 import type { CacheOptions } from '../storage/cacher/cache.js';
 import type { Logger, LogLevel } from '../machinery/logger.js';
+import type { OidcOptions } from '../authn/oidc/index.js';
+import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
 
 export interface ServerOptions {
   /**
@@ -24,6 +26,37 @@ export interface ServerOptions {
   tlsMinVersion?: TlsVersionName;
   /** PEM CA bundle client certificates are verified against (`--client-ca-file`); the server's own CA when absent. */
   clientCaFile?: string;
+  /**
+   * Let requests without a credential in as system:anonymous in system:unauthenticated
+   * (`--anonymous-auth`, default true; never with the AlwaysAllow authorizer). Invalid credentials
+   * always get 401. Has no effect in plain-HTTP mode, where every request is system:unsecured.
+   */
+  anonymousAuth?: boolean;
+  /**
+   * The authenticating proxy (`--requestheader-*`): its client certificate must verify against
+   * `requestheaderClientCaFile` (PEM) and, when `requestheaderAllowedNames` is given, carry one of
+   * those common names; only then are the identity headers read: the first of
+   * `requestheaderUsernameHeaders` with a value is the user, every value of
+   * `requestheaderGroupHeaders` a group, and headers starting with one of
+   * `requestheaderExtraHeadersPrefix` extra attributes (the rest of the name lowercased and
+   * percent-decoded). The headers are removed from every request.
+   */
+  requestheaderClientCaFile?: string;
+  requestheaderAllowedNames?: readonly string[];
+  requestheaderUsernameHeaders?: readonly string[];
+  requestheaderGroupHeaders?: readonly string[];
+  requestheaderExtraHeadersPrefix?: readonly string[];
+  /** CSV file of static bearer tokens, `token,user,uid[,"group1,group2"]` (`--token-auth-file`), read at start-up. */
+  tokenAuthFile?: string;
+  /**
+   * The audiences of this server (`--api-audiences`): a credential must be good for one of them.
+   * Empty by default: credentials naming no audience are good for this server.
+   */
+  apiAudiences?: readonly string[];
+  /** OpenID Connect ID tokens as bearer tokens (the `--oidc-*` flags); off when absent. */
+  oidc?: OidcOptions;
+  /** Bearer tokens checked by a TokenReview webhook (the `--authentication-token-webhook-*` flags); off when absent. */
+  tokenWebhook?: TokenWebhookOptions;
   /** The address the server is known by in the cluster (`--advertise-address`); goes into the generated serving certificate. */
   advertiseAddress?: string;
   /** Directory of the SQLite store; setting it makes `sqlite` the default backend. */
@@ -82,7 +115,7 @@ export const DEFAULTS = {
 
 /**
  * Where the command differs from the library. kube-apiserver binds every interface; this server
- * stays on loopback until it authenticates callers, since whoever reaches it has full access.
+ * stays on loopback until it authorizes requests, since whoever reaches it has full access.
  */
 export const CLI_DEFAULTS = {
   bindAddress: '127.0.0.1',

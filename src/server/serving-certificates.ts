@@ -28,6 +28,8 @@ export interface ServingCertificateOptions {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   clientCaFile?: string;
+  /** The authenticating proxy's CA bundle (`--requestheader-client-ca-file`). */
+  requestheaderClientCaFile?: string;
   /** Names a generated serving certificate must carry. */
   altNames: { dnsNames: readonly string[]; ipAddresses: readonly string[] };
   log: Logger;
@@ -42,6 +44,16 @@ export interface ServingMaterial {
   clientCaPem: string;
   /** The administrator's client certificate, when the client CA is the server's own. */
   admin?: CertificateAndKey;
+  /** The authenticating proxy's CA bundle, when one is configured. */
+  requestheaderCaPem?: string;
+}
+
+/**
+ * Every CA a client certificate may verify against in the TLS handshake: the client CA and the
+ * proxy's. Each authenticator then accepts only chains of its own bundle.
+ */
+export function trustedClientCas(material: ServingMaterial): string {
+  return material.requestheaderCaPem === undefined ? material.clientCaPem : `${material.clientCaPem.trimEnd()}\n${material.requestheaderCaPem}`;
 }
 
 const CA_DAYS = 3650;
@@ -51,8 +63,9 @@ const RENEW_MARGIN_MS = 24 * 60 * 60 * 1000;
 
 export async function loadServingMaterial(options: ServingCertificateOptions): Promise<ServingMaterial> {
   const given = readGivenPair(options);
-  const givenClientCa = options.clientCaFile !== undefined ? readClientCa(options.clientCaFile) : undefined;
-  if (given && givenClientCa) return { serving: given, clientCaPem: givenClientCa };
+  const givenClientCa = options.clientCaFile !== undefined ? readClientCa(options.clientCaFile, '--client-ca-file') : undefined;
+  const proxyCa = options.requestheaderClientCaFile !== undefined ? { requestheaderCaPem: readClientCa(options.requestheaderClientCaFile, '--requestheader-client-ca-file') } : {};
+  if (given && givenClientCa) return { serving: given, clientCaPem: givenClientCa, ...proxyCa };
 
   const store = options.dataDir !== undefined ? fileStore(join(options.dataDir, 'pki')) : memoryStore();
   let fresh = false;
@@ -95,6 +108,7 @@ export async function loadServingMaterial(options: ServingCertificateOptions): P
     ...(given ? {} : { servingCaPem: ca.certPem }),
     clientCaPem: givenClientCa ?? ca.certPem,
     ...(admin ? { admin } : {}),
+    ...proxyCa,
   };
 }
 
@@ -120,12 +134,12 @@ function readGivenPair(options: ServingCertificateOptions): CertificateAndKey | 
   return { certPem, keyPem };
 }
 
-function readClientCa(file: string): string {
-  const pem = readText(file, '--client-ca-file');
+function readClientCa(file: string, flag: string): string {
+  const pem = readText(file, flag);
   try {
     new X509Certificate(pem);
   } catch {
-    throw new Error(`--client-ca-file ${file}: no PEM certificate in it`);
+    throw new Error(`${flag} ${file}: no PEM certificate in it`);
   }
   return pem;
 }

@@ -2,7 +2,7 @@
  * The orch-apiserver command as a user runs it: `node dist/main.js` in a child process (built by
  * ensureBuilt), its flags, its startup output and the server each flag gives.
  */
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpCall } from '../helpers/server.js';
@@ -68,6 +68,11 @@ describe.concurrent('flags that end at once', () => {
     [['--max-request-body-bytes=-1'], /--max-request-body-bytes/],
     [['--runtime-config=v1/secrets=maybe'], /runtime-config/],
     [['--runtime-config=a/b/c/d'], /runtime-config/],
+    [['--anonymous-auth=maybe'], /invalid argument "maybe" for "--anonymous-auth" flag/],
+    [['--insecure-plain-http', '--token-auth-file=tokens.csv'], /--insecure-plain-http cannot be combined with --token-auth-file/],
+    [['--requestheader-username-headers=X-Remote-User'], /the --requestheader-\* flags need --requestheader-client-ca-file/],
+    [['--requestheader-client-ca-file=ca.crt'], /--requestheader-client-ca-file needs --requestheader-username-headers/],
+    [['--requestheader-client-ca-file=ca.crt', '--requestheader-username-headers=X-Remote-User,'], /empty value in "--requestheader-username-headers"/],
   ])('%j exits 2 with a message on stderr', async (args, message) => {
     const dir = tempDir();
     cleanup.push(dir);
@@ -114,6 +119,18 @@ describe.concurrent('startup', () => {
     const r = await runCli(['--secure-port', String(s.port), '--bind-address', '127.0.0.1', '--data-dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot start: .*EADDRINUSE/);
+  });
+
+  it('a malformed --token-auth-file stops the start (exit 1), naming the file and the line', async () => {
+    const dir = tempDir();
+    cleanup.push(dir);
+    const tokens = join(dir, 'tokens.csv');
+    writeFileSync(tokens, 'secret-token-1,jane,1\njust-one-column\n');
+    const r = await runCli(['--secure-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir, `--token-auth-file=${tokens}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`cannot start: --token-auth-file: token file '${tokens}' must have at least 3 columns (token, user name, user uid), found 1 on line 2`);
+    expect(r.stderr).not.toContain('secret-token-1');
+    expect(existsSync(join(dir, 'state.db'))).toBe(false);
   });
 
   it('stops cleanly on SIGTERM', async () => {

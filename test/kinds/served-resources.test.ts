@@ -91,7 +91,7 @@ const KUBERNETES_1_25: Entry[] = [
   res('apps/v1', 'statefulsets', NS),
   sub('apps/v1', 'statefulsets/scale'),
   sub('apps/v1', 'statefulsets/status'),
-  res('authentication.k8s.io/v1', 'tokenreviews', CLUSTER, AUTH),
+  res('authentication.k8s.io/v1', 'tokenreviews', CLUSTER),
   res('authorization.k8s.io/v1', 'localsubjectaccessreviews', NS, AUTH),
   res('authorization.k8s.io/v1', 'selfsubjectaccessreviews', CLUSTER, AUTH),
   res('authorization.k8s.io/v1', 'selfsubjectrulesreviews', CLUSTER, AUTH),

@@ -139,6 +139,8 @@ const EXPECTED: Record<string, Expectation> = {
     cells: { Reference: 'Deployment/web', Targets: '<unknown>/60%', MinPods: '1', MaxPods: 5, Replicas: 0 },
   },
   'node/v1/RuntimeClass': { columns: ['Name', 'Handler', 'Age'], cells: { Handler: 'runc' } },
+  // Never stored, so never listed or got: a create answers it as an object (the rows test skips it).
+  'authentication/v1/TokenReview': { columns: defaultColumns, cells: {} },
 };
 
 function keyOf(def: ResourceDefinition): string {
@@ -173,7 +175,7 @@ describe('Table of each kind, from its fixture', () => {
   });
   afterAll(() => s.close());
 
-  it.each(definitions.filter((d) => d.kind !== 'Namespace').map((d) => [keyOf(d), d] as const).concat(definitions.filter((d) => d.kind === 'Namespace').map((d) => [keyOf(d), d] as const)))(
+  it.each(definitions.filter((d) => d.kind !== 'Namespace' && !d.review).map((d) => [keyOf(d), d] as const).concat(definitions.filter((d) => d.kind === 'Namespace').map((d) => [keyOf(d), d] as const)))(
     '%s',
     async (key, def) => {
       const expected = EXPECTED[key] as Expectation;

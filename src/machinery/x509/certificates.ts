@@ -26,6 +26,8 @@ export interface LeafSpec {
   ipAddresses?: readonly string[];
   usage: 'server' | 'client';
   validForDays: number;
+  /** Overrides the validity period (tests make expired and not-yet-valid certificates). */
+  validity?: { notBefore: Date; notAfter: Date };
 }
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -70,6 +72,10 @@ export async function issueCertificate(ca: CertificateAndKey, spec: LeafSpec): P
   const caKey = await importPrivateKey(ca.keyPem);
   const keys = await generateKeys();
   const cert = await baseCertificate(spec.commonName, spec.organizations ?? [], '', spec.validForDays, keys.publicKey);
+  if (spec.validity) {
+    cert.notBefore.value = spec.validity.notBefore;
+    cert.notAfter.value = spec.validity.notAfter;
+  }
   cert.issuer = caCert.subject;
   const names = [
     ...(spec.dnsNames ?? []).map((value) => new pkijs.GeneralName({ type: 2, value })),
@@ -84,6 +90,29 @@ export async function issueCertificate(ca: CertificateAndKey, spec: LeafSpec): P
   ];
   await cert.sign(caKey, HASH, engine);
   return { certPem: certificatePem(cert), keyPem: await privateKeyPem(keys.privateKey) };
+}
+
+/**
+ * The subject's common name and organisations, as Go's crypto/x509 reads them (Kubernetes' user
+ * and groups of a client certificate): the last CN wins, every O in order. `der` is the
+ * certificate's DER (X509Certificate.raw). Throws when it is not a certificate.
+ */
+export function subjectNames(der: Uint8Array): { commonName: string; organizations: string[] } {
+  const cert = pkijs.Certificate.fromBER(der);
+  let commonName = '';
+  const organizations: string[] = [];
+  for (const tv of cert.subject.typesAndValues) {
+    const value = attributeText(tv.value);
+    if (value === undefined) continue;
+    if (tv.type === OID.commonName) commonName = value;
+    else if (tv.type === OID.organization) organizations.push(value);
+  }
+  return { commonName, organizations };
+}
+
+function attributeText(value: unknown): string | undefined {
+  const block = (value as { valueBlock?: { value?: unknown } } | undefined)?.valueBlock;
+  return typeof block?.value === 'string' ? block.value : undefined;
 }
 
 /** Whether `certPem` is still valid `marginMs` from now. */

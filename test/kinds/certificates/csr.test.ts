@@ -60,11 +60,12 @@ describe('CertificateSigningRequest', () => {
     }
   });
 
-  it('records no requester when authentication named none, whatever the client claims', async () => {
-    const body = await create('spoof', { username: 'admin', uid: '1', groups: ['system:masters'], extra: { scopes: ['all'] } });
-    expect(body.spec.username).toBeUndefined();
+  it('records the requester authentication named, whatever the client claims', async () => {
+    // This suite runs in plain-HTTP mode, where every request is system:unsecured.
+    const body = await create('spoof', { username: 'admin', uid: '1', groups: ['admins'], extra: { scopes: ['all'] } });
+    expect(body.spec.username).toBe('system:unsecured');
     expect(body.spec.uid).toBeUndefined();
-    expect(body.spec.groups).toBeUndefined();
+    expect(body.spec.groups).toEqual(['system:masters', 'system:authenticated']);
     expect(body.spec.extra).toBeUndefined();
   });
 
