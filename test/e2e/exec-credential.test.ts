@@ -1,13 +1,13 @@
 /**
  * Exec credential plugins end to end: plugin scripts written into a temporary directory, a kubeconfig
  * beside them (relative command and CA paths), the project's network client against a real HTTPS
- * server from createServer(), and against a small HTTPS server of the test's own that says which
- * credential each request carried and over how many TLS connections (the main server does not
- * authenticate tokens yet, so only this one can tell a token or a certificate from none).
+ * server from createServer() (anonymous off, static tokens), and against a small HTTPS server of the
+ * test's own that says which credential each request carried and over how many TLS connections.
  * Finally kubectl's own exec plugin support against the server under k8s.io, as the reference.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import https from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFromKubeconfig, type NetworkClient } from '../../src/client/index.js';
@@ -99,14 +99,15 @@ function writeKubeconfig(name: string, k: KubeconfigSpec): string {
 
 const V1 = 'client.authentication.orch.io/v1';
 
-describe('exec plugin against the server (TLS, client certificate from the plugin)', () => {
+describe('exec plugin against the server (TLS, anonymous off: a client certificate or static token from the plugin)', () => {
   let server: OrchServer;
   let kubeconfig: string;
   const plugin = writePlugin('cert-plugin');
   let client: NetworkClient;
 
   beforeAll(async () => {
-    server = await createServer({ port: 0, logLevel: 'silent', dataDir: mkdtempSync(join(dir, 'data-')) });
+    writeFileSync(join(dir, 'tokens.csv'), 'good-token,plugin-user,uid-1,"plugin-group"\n');
+    server = await createServer({ port: 0, logLevel: 'silent', dataDir: mkdtempSync(join(dir, 'data-')), anonymousAuth: false, tokenAuthFile: join(dir, 'tokens.csv') });
     const tls = server.tls;
     if (!tls?.caPem || !tls.adminCertPem || !tls.adminKeyPem) throw new Error('the server handed back no CA or admin certificate');
     writeFileSync(join(dir, 'server-ca.pem'), tls.caPem);
@@ -133,6 +134,29 @@ describe('exec plugin against the server (TLS, client certificate from the plugi
     expect(input.apiVersion).toBe(V1);
     expect(input.spec.interactive).toBe(false);
     expect(input.spec.cluster).toEqual({ server: server.url, 'certificate-authority-data': Buffer.from(server.tls?.caPem ?? '').toString('base64'), config: null });
+  });
+
+  it('a static token from the plugin; a token the server refuses runs the plugin again and the retry succeeds', async () => {
+    const plugin = writePlugin('static-token-plugin');
+    setStatus('static-token-plugin', 1, { token: 'revoked-token' });
+    setStatus('static-token-plugin', 2, { token: 'good-token' });
+    const tokenClient = clientFromKubeconfig(writeKubeconfig('static-token.kubeconfig', { server: server.url, caFile: 'server-ca.pem', command: './static-token-plugin', apiVersion: 'client.authentication.orch.io/v1beta1' }), { stdinIsTerminal: false });
+    const review = await tokenClient.json<{ status: { authenticated: boolean; user: { username: string; groups: string[] } } }>('POST', '/apis/authentication.orch.io/v1/tokenreviews', {
+      body: { apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', spec: { token: 'good-token' } },
+    });
+    expect(review.status).toMatchObject({ authenticated: true, user: { username: 'plugin-user', groups: ['plugin-group', 'system:authenticated'] } });
+    expect(plugin.runs()).toBe(2);
+    await tokenClient.json('GET', '/api/v1/namespaces');
+    expect(plugin.runs()).toBe(2);
+    tokenClient.close();
+    // Without a credential the server refuses (anonymous is off): the plugin's credentials did the work.
+    const status = await new Promise<number | undefined>((done, fail) => {
+      https.get(`${server.url}/api/v1/namespaces`, { ca: server.tls?.caPem }, (res) => {
+        res.resume();
+        done(res.statusCode);
+      }).on('error', fail);
+    });
+    expect(status).toBe(401);
   });
 
   it('errors from the plugin reach the caller and nothing is sent', async () => {
