@@ -10,3 +10,19 @@ export const Condition = t.struct('meta.v1.Condition', {
   message: t.required(6, t.string(), { always: true, description: 'A human-readable message about the transition; may be empty.' }),
 }, { description: 'One aspect of the current state of an object.' });
 export type Condition = Infer<typeof Condition>;
+
+/**
+ * The six fields of the older condition shape several core and batch types share under their own
+ * names (PodCondition, PersistentVolumeClaimCondition, JobCondition): type and status, when last
+ * probed and changed, reason and message. A fresh object per call, for `t.struct`.
+ */
+export function probedConditionFields() {
+  return {
+    type: t.required(1, t.string(), { always: true }),
+    status: t.required(2, t.string(), { always: true }),
+    lastProbeTime: t.field(3, t.time()),
+    lastTransitionTime: t.field(4, t.time()),
+    reason: t.field(5, t.string()),
+    message: t.field(6, t.string()),
+  };
+}

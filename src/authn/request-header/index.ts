@@ -10,10 +10,9 @@
  * The filter removes these headers from every request after authentication (see
  * `identityHeaders`), whoever sent them.
  */
-import type { X509Certificate } from 'node:crypto';
 import { subjectNames } from '../../machinery/x509/certificates.js';
 import { NO_OPINION, authenticated, failed, type AuthenticationRequest, type Authenticator } from '../types.js';
-import { describeCertificate, trustBundle } from '../x509/trust.js';
+import { trustBundle, trustedLeaf } from '../x509/trust.js';
 
 export interface RequestHeaderConfig {
   /** PEM bundle the proxy's certificate must be anchored in (`--requestheader-client-ca-file`). */
@@ -30,16 +29,10 @@ export function requestHeaderAuthenticator(config: RequestHeaderConfig): Authent
   const usernameHeaders = config.usernameHeaders.map((h) => h.trim()).filter((h) => h !== '');
   return {
     async authenticate(req) {
-      const peer = req.tls;
-      if (!peer) return NO_OPINION;
-      if (peer.verificationError) return failed(`verifying certificate failed: ${peer.verificationError}`);
-      const chain = peer.verifiedChain;
-      if (!chain || chain.length === 0) return NO_OPINION;
-      const leaf = chain[0] as X509Certificate;
-      const problem = trust.problem(chain);
-      if (problem) return failed(`verifying certificate ${describeCertificate(leaf)} failed: ${problem}`);
+      const checked = trustedLeaf(req, trust);
+      if (!('leaf' in checked)) return checked;
       if (config.allowedNames.length > 0) {
-        const { commonName } = subjectNames(leaf.raw);
+        const { commonName } = subjectNames(checked.leaf.raw);
         if (!config.allowedNames.includes(commonName)) return failed(`x509: subject with cn=${commonName} is not in the allowed list`);
       }
       const username = usernameHeaders.map((h) => headerValues(req, h).find((v) => v !== '')).find((v) => v !== undefined);

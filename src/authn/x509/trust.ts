@@ -8,6 +8,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { decodeAllPem } from '../../machinery/pem.js';
+import { NO_OPINION, failed, type AuthenticationRequest, type AuthenticationResult } from '../types.js';
 
 export const CLIENT_AUTH_OID = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE_OID = '2.5.29.37.0';
@@ -46,4 +47,21 @@ export function trustBundle(pem: string): TrustBundle {
 /** The certificate's identity for log lines (never a credential): serial number and issuer. */
 export function describeCertificate(cert: X509Certificate): string {
   return `SN=${cert.serialNumber}, issuer="${cert.issuer.replace(/\n/g, ', ')}"`;
+}
+
+/**
+ * The leaf of the certificate the caller presented, when it is anchored in `trust`; otherwise the
+ * answer to give: no opinion without a certificate, an error for one that did not verify. Shared by
+ * the x509 and request-header authenticators, which differ only in what they read from a good leaf.
+ */
+export function trustedLeaf(req: AuthenticationRequest, trust: TrustBundle): { leaf: X509Certificate } | AuthenticationResult {
+  const peer = req.tls;
+  if (!peer) return NO_OPINION;
+  if (peer.verificationError) return failed(`verifying certificate failed: ${peer.verificationError}`);
+  const chain = peer.verifiedChain;
+  if (!chain || chain.length === 0) return NO_OPINION;
+  const leaf = chain[0] as X509Certificate;
+  const problem = trust.problem(chain);
+  if (problem) return failed(`verifying certificate ${describeCertificate(leaf)} failed: ${problem}`);
+  return { leaf };
 }

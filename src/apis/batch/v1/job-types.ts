@@ -1,5 +1,5 @@
 /** The batch/v1 types: Job and its spec, status and pod failure policy, and the JobTemplateSpec a CronJob holds. */
-import { LabelSelector, ObjectMeta, t, type Infer } from '../../../schema/index.js';
+import { LabelSelector, ObjectMeta, probedConditionFields, t, type Infer } from '../../../schema/index.js';
 import { ObjectReference } from '../../core/v1/types/index.js';
 import { PodTemplateSpec } from '../../core/v1/pod/pod-spec.js';
 
@@ -45,14 +45,7 @@ export const JobSpec = t.struct('batch.v1.JobSpec', {
 }, { description: 'What a job runs and how.' });
 export type JobSpec = Infer<typeof JobSpec>;
 
-export const JobCondition = t.struct('batch.v1.JobCondition', {
-  type: t.required(1, t.string(), { always: true }),
-  status: t.required(2, t.string(), { always: true }),
-  lastProbeTime: t.field(3, t.time()),
-  lastTransitionTime: t.field(4, t.time()),
-  reason: t.field(5, t.string()),
-  message: t.field(6, t.string()),
-}, { description: 'One observation of a job: Complete, Failed, Suspended.' });
+export const JobCondition = t.struct('batch.v1.JobCondition', probedConditionFields(), { description: 'One observation of a job: Complete, Failed, Suspended.' });
 
 export const UncountedTerminatedPods = t.struct('batch.v1.UncountedTerminatedPods', {
   succeeded: t.field(1, t.list(t.string(), { listType: 'set' })),

@@ -9,7 +9,7 @@ import { fieldErr, FieldPath, type FieldError } from '../../../machinery/field-e
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { compareQuantities } from '../../../machinery/quantity.js';
 import { defineResource, statusSubresource } from '../../../registry/define-resource.js';
-import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
+import { objectHeader, probedConditionFields, t, type ObjectOf } from '../../../schema/index.js';
 import { AccessModeList, PersistentVolumeClaimSpec, ResourceList } from './types/index.js';
 import { validatePersistentVolumeClaimSpec } from './validation/claim-spec.js';
 import { quantityOf, validateBasicResource } from './validation/resources.js';
@@ -18,14 +18,7 @@ import { persistentVolumeClaimTable } from './tables.js';
 export const PVC_PHASES = ['Bound', 'Lost', 'Pending'] as const;
 export const RESIZE_STATUSES = ['', 'ControllerExpansionFailed', 'ControllerExpansionInProgress', 'NodeExpansionFailed', 'NodeExpansionInProgress', 'NodeExpansionPending'] as const;
 
-export const PersistentVolumeClaimCondition = t.struct('core.v1.PersistentVolumeClaimCondition', {
-  type: t.required(1, t.string(), { always: true }),
-  status: t.required(2, t.string(), { always: true }),
-  lastProbeTime: t.field(3, t.time()),
-  lastTransitionTime: t.field(4, t.time()),
-  reason: t.field(5, t.string()),
-  message: t.field(6, t.string()),
-});
+export const PersistentVolumeClaimCondition = t.struct('core.v1.PersistentVolumeClaimCondition', probedConditionFields());
 
 export const PersistentVolumeClaimStatus = t.struct('core.v1.PersistentVolumeClaimStatus', {
   phase: t.field(1, t.string({ enum: PVC_PHASES }), { description: 'Pending, Bound or Lost.' }),

@@ -1,14 +1,7 @@
 /** What a pod is, as last observed: phase, conditions, addresses and the state of each container. */
-import { t, type Infer } from '../../../../schema/index.js';
+import { probedConditionFields, t, type Infer } from '../../../../schema/index.js';
 
-export const PodCondition = t.struct('core.v1.PodCondition', {
-  type: t.required(1, t.string(), { always: true }),
-  status: t.required(2, t.string(), { always: true }),
-  lastProbeTime: t.field(3, t.time()),
-  lastTransitionTime: t.field(4, t.time()),
-  reason: t.field(5, t.string()),
-  message: t.field(6, t.string()),
-});
+export const PodCondition = t.struct('core.v1.PodCondition', probedConditionFields());
 export type PodCondition = Infer<typeof PodCondition>;
 
 export const PodIP = t.struct('core.v1.PodIP', {
