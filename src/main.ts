@@ -9,6 +9,8 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { ADMISSION_FLAGS, parseAdmissionFlags } from './server/admission-flags.js';
+import type { AdmissionOptions } from './admission/options.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -120,6 +122,17 @@ Usage: orch-apiserver [flags]
                                 how long a webhook's allow is cached (default 5m)
   --authorization-webhook-cache-unauthorized-ttl=DURATION
                                 how long a webhook's refusal is cached (default 30s)
+  --enable-admission-plugins=LIST
+                                admission plugins to run besides the default-on ones; order does not
+                                matter, they run in Kubernetes' order
+  --disable-admission-plugins=LIST
+                                default-on admission plugins not to run
+  --admission-control-config-file=FILE
+                                AdmissionConfiguration with per-plugin configuration (inline or path)
+  --default-not-ready-toleration-seconds=N
+                                tolerationSeconds of the not-ready toleration added to pods (default 300)
+  --default-unreachable-toleration-seconds=N
+                                tolerationSeconds of the unreachable toleration added to pods (default 300)
   --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
@@ -182,6 +195,7 @@ async function main(): Promise<void> {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
+        ...ADMISSION_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -322,6 +336,12 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  let admission: AdmissionOptions = {};
+  try {
+    admission = parseAdmissionFlags(v);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   const anonymousAuth = boolFlag('anonymous-auth', v['anonymous-auth']);
   const requestHeader = {
     requestheaderAllowedNames: listFlag('requestheader-allowed-names', v['requestheader-allowed-names']),
@@ -384,6 +404,7 @@ async function main(): Promise<void> {
       watchHistoryMs,
       maxRequestBodyBytes,
       ...externalAuthn,
+      admission,
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),
