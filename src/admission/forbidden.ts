@@ -12,7 +12,8 @@ export function admissionForbidden(a: AdmissionAttributes, message: string): Sta
   return errors.forbidden({ group: a.group, resource: a.resource }, name, message);
 }
 
-/** Go's errors aggregate text: one message alone, several as `[a, b]`. */
+/** Go's errors aggregate text: repeated messages once, one message alone, several as `[a, b]`. */
 export function aggregateMessage(messages: readonly string[]): string {
-  return messages.length === 1 ? (messages[0] as string) : `[${messages.join(', ')}]`;
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? (unique[0] as string) : `[${unique.join(', ')}]`;
 }

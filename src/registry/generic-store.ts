@@ -396,7 +396,11 @@ export class GenericStore extends StoreReads {
       if (strategy.deletePendingConflict && current.metadata.deletionTimestamp && strategy.holdsDeletion?.(current)) {
         throw errors.conflict(this.groupResource, name, strategy.deletePendingConflict);
       }
-      await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current));
+      // Both phases, with the old object, as Kubernetes' delete runs admission (mutating plugins see
+      // the delete too, though there is no object to change).
+      const deleteAttrs = this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current);
+      await this.admission.admit(deleteAttrs);
+      await this.admission.validate(deleteAttrs);
 
       const marked = structuredClone(current);
       applyPropagationFinalizers(marked, options);
@@ -428,6 +432,17 @@ export class GenericStore extends StoreReads {
       }
     }
     throw errors.conflict(this.groupResource, name, 'the object is being changed too often to delete it; try again');
+  }
+
+  /**
+   * Admission of a CONNECT (exec, attach, port-forward, proxy): both phases, with the connect
+   * options object (PodExecOptions, ...) as the object; nothing is stored. Throws a StatusError to
+   * refuse the connection.
+   */
+  async admitConnect(scope: RequestScope, name: string, subresource: string, options: KubeObject): Promise<void> {
+    const attrs = this.attrs('CONNECT', scope, name, subresource, false, options);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
   }
 
   /** Deletes every object the list options select, each with the same delete options. */

@@ -10,6 +10,7 @@ import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
+import { startStorageProtectionControllers } from '../controllers/storage-protection/index.js';
 import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
@@ -179,6 +180,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   await ensureSystemPriorityClasses(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
+  controllers.push(startStorageProtectionControllers({ client, listers, names, log }));
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({
