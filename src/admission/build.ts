@@ -31,6 +31,7 @@ export function buildAdmissionPlugins(deps: AdmissionPluginsDeps): AdmissionPlug
   }
   const settings = admissionSettings(options);
   const plugins = slots.map((slot) => (slot.make as NonNullable<typeof slot.make>)({ names: deps.names, listers: deps.listers, settings, configuration: file.configurationFor(slot.name) }));
+  plugins.push(...(options.extraPlugins ?? []));
   deps.log?.debug('admission plugins', { plugins: plugins.map((p) => p.name).join(',') });
   return plugins;
 }

@@ -1,4 +1,5 @@
 /** The admission settings of the server (`--enable-admission-plugins` and its neighbours). */
+import type { AdmissionPlugin } from './types.js';
 
 export interface AdmissionOptions {
   /** Plugins to run besides the default-on ones (`--enable-admission-plugins`); order does not matter. */
@@ -11,6 +12,11 @@ export interface AdmissionOptions {
   defaultNotReadyTolerationSeconds?: number;
   /** tolerationSeconds of the unreachable toleration DefaultTolerationSeconds adds (`--default-unreachable-toleration-seconds`, 300). */
   defaultUnreachableTolerationSeconds?: number;
+  /**
+   * Library use (embedders, tests): plugins of the caller's own, run after every plugin of the
+   * ordered list in each phase. No flag sets them.
+   */
+  extraPlugins?: readonly AdmissionPlugin[];
 }
 
 /** What plugins read of the settings, defaults filled in. */
