@@ -435,6 +435,17 @@ export class GenericStore extends StoreReads {
   }
 
   /**
+   * Admission of a create on a subresource that stores nothing of its own (TokenRequest): both
+   * phases, with the request object as the object, before the subresource acts. Mutating admission
+   * may change `request`. Throws a StatusError to refuse.
+   */
+  async admitSubresourceCreate(scope: RequestScope, name: string, subresource: string, request: KubeObject, dryRun: boolean): Promise<void> {
+    const attrs = this.attrs('CREATE', scope, name, subresource, dryRun, request);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
+  }
+
+  /**
    * Admission of a CONNECT (exec, attach, port-forward, proxy): both phases, with the connect
    * options object (PodExecOptions, ...) as the object; nothing is stored. Throws a StatusError to
    * refuse the connection.

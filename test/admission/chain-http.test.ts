@@ -61,7 +61,7 @@ describe('the admission chain', () => {
   const rv = async (): Promise<string> => (await s.get(CM)).body.metadata.resourceVersion;
 
   beforeAll(async () => {
-    s = await startTestServer({ admission: { enablePlugins: ['SecurityContextDeny'], extraPlugins: [recorder] } });
+    s = await startTestServer({ tls: true, admission: { enablePlugins: ['SecurityContextDeny'], extraPlugins: [recorder] } });
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
   });
   afterAll(() => s.close());
@@ -145,6 +145,19 @@ describe('the admission chain', () => {
     const inValidate = await s.post(CM, { metadata: { name: 'r2', labels: { refuse: 'validate' } } });
     expect([inValidate.status, inValidate.body.message]).toEqual([403, 'configmaps "r2" is forbidden: refused while validating']);
     expect(await rv()).toBe(before);
+  });
+
+  it('admits a create on a subresource (TokenRequest) with the request object', async () => {
+    expect((await s.post(`/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'robot' } })).status).toBe(201);
+    taken();
+    const r = await s.post(`/api/v1/namespaces/${NS}/serviceaccounts/robot/token`, { spec: { audiences: ['x'] } });
+    expect(r.status, r.text).toBe(201);
+    expect(taken().map((c) => `${c.phase} ${c.operation} ${c.resource}/${c.subresource} ${c.name} ${c.object}`)).toEqual([
+      'admit CREATE serviceaccounts/token robot true',
+      'validate CREATE serviceaccounts/token robot true',
+    ]);
+    const refused = await s.post(`/api/v1/namespaces/${NS}/serviceaccounts/robot/token`, { metadata: { labels: { refuse: 'validate' } }, spec: { audiences: ['x'] } });
+    expect([refused.status, refused.body.message]).toEqual([403, 'serviceaccounts "robot" is forbidden: refused while validating']);
   });
 
   it('mutates before schema validation and validates after it', async () => {
