@@ -292,7 +292,9 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     carryUpdateSystemFields(obj.metadata, current.metadata);
     if (opts.managedFields) setManagedFields(obj, opts.managedFields(current, obj));
-    await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
+    // An action (pods/binding) was admitted as a create of its body by its handler, as in Kubernetes.
+    const admitted = sub?.kind !== 'action';
+    if (admitted) await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
     if (partial) {
       partial.prepareForUpdate?.(obj, current, ctx);
     } else {
@@ -312,7 +314,7 @@ export class GenericStore extends StoreReads {
       if (errs.length) throw this.invalid(name, errs);
       warnings.push(...(strategy.warnings?.(o, current, ctx) ?? []));
       if (!partial) strategy.canonicalize?.(o);
-      await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
+      if (admitted) await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
     };
     if (!partial && strategy.beginUpdate && !opts.dryRun) {
       // As on create: a refused update must not take and give back allocations.

@@ -160,6 +160,17 @@ describe('the admission chain', () => {
     expect([refused.status, refused.body.message]).toEqual([403, 'serviceaccounts "robot" is forbidden: refused while validating']);
   });
 
+  it('admits a binding as a create of pods/binding with the Binding, not as an update of the pod', async () => {
+    expect((await s.post(`/api/v1/namespaces/${NS}/pods`, { metadata: { name: 'to-bind' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })).status).toBe(201);
+    taken();
+    const r = await s.post(`/api/v1/namespaces/${NS}/pods/to-bind/binding`, { metadata: { name: 'to-bind', labels: { mark: 'bind' } }, target: { kind: 'Node', name: 'n1' } });
+    expect(r.status, r.text).toBe(201);
+    expect(taken()).toEqual([
+      { phase: 'admit', operation: 'CREATE', resource: 'pods', subresource: 'binding', name: 'to-bind', dryRun: false, object: true, oldObject: false, label: 'bind' },
+      { phase: 'validate', operation: 'CREATE', resource: 'pods', subresource: 'binding', name: 'to-bind', dryRun: false, object: true, oldObject: false, label: 'bind' },
+    ]);
+  });
+
   it('mutates before schema validation and validates after it', async () => {
     // Mutating first: Priority refuses an unknown class even in a pod that schema validation would refuse.
     const badAndUnknown = await s.post(`/api/v1/namespaces/${NS}/pods`, { metadata: { name: 'x' }, spec: { priorityClassName: 'nope', containers: [{ name: 'BAD', image: 'i' }] } });
