@@ -75,6 +75,14 @@ describe('withAuthorization', () => {
     expect(r.body).toMatchObject({ reason: 'InternalError', message: 'Internal error occurred: webhook unreachable' });
   });
 
+  it('answers 500 to a denial that comes with an error (a webhook answering both allowed and denied), as Kubernetes', async () => {
+    const both: Authorizer = { authorize: async () => ({ decision: 'deny', reason: 'mixed', failure: 'webhook subject access review returned both allow and deny response' }) };
+    s = await serveChain([asJane, withAuthorization(both, OPTS)]);
+    const r = await s.fetch('/api/v1/pods');
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ reason: 'InternalError', message: 'Internal error occurred: webhook subject access review returned both allow and deny response' });
+  });
+
   it('names the object a list is narrowed to by a metadata.name field selector', async () => {
     const seen: AuthorizationAttributes[] = [];
     s = await serveChain([asJane, withAuthorization(policy(seen), OPTS)]);

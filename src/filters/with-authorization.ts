@@ -1,7 +1,7 @@
 /**
  * Asks the authorizer whether `ctx.user` may do what `ctx.info` says. An allow goes on; otherwise
  * 403 Forbidden with Kubernetes' message and the authorizers' reasons, or 500 when an authorizer
- * failed to decide and none allowed (Kubernetes answers an authorizer error so). Present only when
+ * failed and none allowed (Kubernetes answers an authorizer error so). Present only when
  * an authorizer is configured. Every decision is recorded on the request's audit context, as
  * kube-apiserver's `authorization.k8s.io/decision` and `/reason` annotations, under the server's
  * authorization group.
@@ -32,8 +32,9 @@ export function withAuthorization(authorizer: Authorizer, opts: AuthorizationFil
       annotate(ctx.audit, keys, ALLOW, result.reason);
       return next();
     }
-    if (result.failure && result.decision === 'no-opinion') {
-      // As Kubernetes: no decision was reached, so only the reason is recorded, and not the failure's text.
+    if (result.failure) {
+      // As Kubernetes: an authorizer error that no one overruled with an allow is a 500, even with a
+      // denial (a webhook answering both allowed and denied). Only the reason is recorded, not the error's text.
       ctx.audit.annotations[keys.reason] = INTERNAL_ERROR;
       opts.log?.warn('an authorizer failed to decide', { path: ctx.url.pathname, error: result.failure });
       throw errors.internal(result.failure);

@@ -76,6 +76,7 @@ export async function loadAuthorizationConfig(options: ServerOptions, names: Api
         version: (options.authorizationWebhookVersion ?? 'v1beta1') as 'v1' | 'v1beta1',
         authorizedTtlMs: options.authorizationWebhookCacheAuthorizedTtlMs ?? DEFAULT_AUTHORIZED_TTL_MS,
         unauthorizedTtlMs: options.authorizationWebhookCacheUnauthorizedTtlMs ?? DEFAULT_UNAUTHORIZED_TTL_MS,
+        ...(options.authorizationWebhookTimeoutMs !== undefined ? { timeoutMs: options.authorizationWebhookTimeoutMs } : {}),
         ...(options.authorizationWebhookRetry ? { attempts: options.authorizationWebhookRetry.attempts, initialBackoffMs: options.authorizationWebhookRetry.initialBackoffMs } : {}),
       }
     : undefined;
