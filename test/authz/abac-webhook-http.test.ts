@@ -28,6 +28,7 @@ let answer = (r: Review): Record<string, unknown> => {
   if (user === 'mallory') return { allowed: false, denied: true, reason: 'mallory is blocked by the webhook' };
   if (user === 'wendy') return { allowed: true, reason: 'wendy is welcome' };
   if (user === 'janus') return { allowed: true, denied: true, reason: 'two minds' };
+  if (user === 'eve') return { allowed: false, reason: 'not listed', evaluationError: 'the directory is down' };
   return { allowed: false };
 };
 
@@ -226,6 +227,15 @@ describe('Webhook with RBAC and ABAC', () => {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
     }
+  });
+
+  it("a webhook's evaluationError is not passed on (as Kubernetes): no opinion with its reason", async () => {
+    const server = await serverWith(['Webhook', 'RBAC']);
+    const r = await caller(server, 'eve').get('/api/v1/namespaces/team/pods');
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('pods is forbidden: User "eve" cannot list resource "pods" in API group "" in the namespace "team": not listed');
+    const review = await server.post(`${AUTHZ_V1}/subjectaccessreviews`, { spec: { user: 'eve', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'pods' } } });
+    expect(review.body.status).toEqual({ allowed: false, reason: 'not listed' });
   });
 
   it('a webhook whose certificate is not trusted is not believed', async () => {
