@@ -135,11 +135,19 @@ export function createApf(deps: ApfDeps): ApfController {
         waitLimitMs,
       );
       if (queuing) deps.metrics.waitDuration.observe({ ...labels, execute: String(admission.outcome === 'execute') }, admission.waitedMs / 1000);
-      if (admission.outcome === 'reject') return tooManyRequests(ctx);
+      // A level whose object is gone is dropped (and its shares given back) once it is idle.
+      const reapIfIdle = (): void => {
+        if (state.quiescing && queues.isIdle()) changed();
+      };
+      if (admission.outcome === 'reject') {
+        reapIfIdle();
+        return tooManyRequests(ctx);
+      }
       deps.metrics.dispatched.inc(labels);
       const started = performance.now();
       const done = (): void => {
         admission.ticket.finish();
+        reapIfIdle();
         deps.metrics.executionDuration.observe({ ...labels, type: isWatch ? 'watch' : 'regular' }, (performance.now() - started) / 1000);
       };
       if (!isWatch) {

@@ -28,7 +28,7 @@ describe('the auto-update rule', () => {
   });
 
   it('puts back the spec of a suggested object annotated "true"', () => {
-    const next = reconcileConfigObject(stored('true', 2, 99), wanted, false, KEY) as { spec: unknown };
+    const next = reconcileConfigObject(stored('true', 2, 99), wanted, false, KEY) as unknown as { spec: unknown };
     expect(next.spec).toEqual(wanted.spec);
   });
 
@@ -39,18 +39,18 @@ describe('the auto-update rule', () => {
   it('without a boolean annotation: updates an object never changed (generation 1), keeps a changed one, and states the decision', () => {
     const fresh = reconcileConfigObject(stored(undefined, 1, 99), wanted, false, KEY)!;
     expect(fresh.metadata.annotations).toEqual({ [KEY]: 'true' });
-    expect((fresh as { spec: unknown }).spec).toEqual(wanted.spec);
+    expect((fresh as unknown as { spec: unknown }).spec).toEqual(wanted.spec);
     const edited = reconcileConfigObject(stored('maybe', 4, 99), wanted, false, KEY)!;
     expect(edited.metadata.annotations).toEqual({ [KEY]: 'false' });
-    expect((edited as { spec: { limited: { assuredConcurrencyShares: number } } }).spec.limited.assuredConcurrencyShares).toBe(99);
+    expect((edited as unknown as { spec: { limited: { assuredConcurrencyShares: number } } }).spec.limited.assuredConcurrencyShares).toBe(99);
   });
 
   it('always puts back a mandatory object, and says "true"', () => {
     const o = structuredClone(catchAll) as unknown as KubeObject;
     o.metadata = { name: 'catch-all', generation: 5, annotations: { [KEY]: 'false' } };
-    (o as { spec: { limited: { assuredConcurrencyShares: number } } }).spec.limited.assuredConcurrencyShares = 50;
+    (o as unknown as { spec: { limited: { assuredConcurrencyShares: number } } }).spec.limited.assuredConcurrencyShares = 50;
     const next = reconcileConfigObject(o, catchAll, true, KEY)!;
     expect(next.metadata.annotations).toEqual({ [KEY]: 'true' });
-    expect((next as { spec: unknown }).spec).toEqual(catchAll.spec);
+    expect((next as unknown as { spec: unknown }).spec).toEqual(catchAll.spec);
   });
 });

@@ -28,7 +28,10 @@ describe('shuffle sharding', () => {
 
   it('spreads flows over the queues', () => {
     const counts = new Array<number>(16).fill(0);
-    for (let i = 0; i < 1600; i++) counts[dealHand(hashFlow('fs', `u${i}`), 16, 1)[0] as number]++;
+    for (let i = 0; i < 1600; i++) {
+      const card = dealHand(hashFlow('fs', `u${i}`), 16, 1)[0] as number;
+      counts[card] = (counts[card] ?? 0) + 1;
+    }
     expect(Math.min(...counts)).toBeGreaterThan(50);
   });
 
