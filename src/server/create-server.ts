@@ -239,6 +239,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
+    authorizationGroup: names.group('authorization'),
     flowControl: flowControl.flowControl,
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
