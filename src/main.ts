@@ -108,6 +108,15 @@ Usage: orch-apiserver [flags]
                                 where Service node ports come from (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})
   --watch-history=DURATION      history kept for watch resumption and continue tokens (default 5m)
   --max-request-body-bytes=N    largest request body accepted (default ${DEFAULTS.maxRequestBodyBytes})
+  --enable-priority-and-fairness[=true|false]
+                                API Priority and Fairness: classify, queue fairly, 429 the excess
+                                (default true); false applies the two limits below as they are
+  --max-requests-inflight=N     with APF: summed with the next into the server concurrency limit;
+                                without: the most read-only requests at once, 0 for no limit
+                                (default ${DEFAULTS.maxRequestsInflight})
+  --max-mutating-requests-inflight=N
+                                with APF: see above; without: the most other requests at once, 0
+                                for no limit (default ${DEFAULTS.maxMutatingRequestsInflight})
   --authorization-mode=LIST     authorizers asked in order: AlwaysAllow, AlwaysDeny, ABAC, RBAC,
                                 Webhook (default RBAC); system:masters is always allowed
   --authorization-policy-file=FILE
@@ -131,7 +140,7 @@ function fail(message: string): never {
 }
 
 /** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
-const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
+const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration', 'enable-priority-and-fairness'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -201,6 +210,9 @@ async function main(): Promise<void> {
         'service-node-port-range': { type: 'string' },
         'watch-history': { type: 'string' },
         'max-request-body-bytes': { type: 'string' },
+        'enable-priority-and-fairness': { type: 'string' },
+        'max-requests-inflight': { type: 'string' },
+        'max-mutating-requests-inflight': { type: 'string' },
         'log-level': { type: 'string' },
         'authorization-mode': { type: 'string' },
         'authorization-policy-file': { type: 'string' },
@@ -345,6 +357,9 @@ async function main(): Promise<void> {
   }
   const apiAudiences = listFlag('api-audiences', v['api-audiences']);
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
+  const enablePriorityAndFairness = boolFlag('enable-priority-and-fairness', v['enable-priority-and-fairness']);
+  const maxRequestsInflight = intFlag('max-requests-inflight', v['max-requests-inflight'], DEFAULTS.maxRequestsInflight);
+  const maxMutatingRequestsInflight = intFlag('max-mutating-requests-inflight', v['max-mutating-requests-inflight'], DEFAULTS.maxMutatingRequestsInflight);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
   let server;
@@ -383,6 +398,9 @@ async function main(): Promise<void> {
       ...(v['service-node-port-range'] !== undefined ? { serviceNodePortRange: v['service-node-port-range'] } : {}),
       watchHistoryMs,
       maxRequestBodyBytes,
+      ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
+      maxRequestsInflight,
+      maxMutatingRequestsInflight,
       ...externalAuthn,
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),

@@ -45,6 +45,7 @@ import { startClusterRoleAggregationController } from '../controllers/clusterrol
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
 import { buildChain } from './chain.js';
+import { checkFlowControlOptions, startFlowControl } from './flow-control.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -98,6 +99,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  checkFlowControlOptions(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
@@ -197,6 +199,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   let issuerDiscovery: IssuerDiscovery | undefined;
   const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
+  const flowControl = await startFlowControl({ options, names, listers, client, metrics, log });
+  controllers.push(flowControl);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
@@ -225,6 +229,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
     issuerDiscovery: () => issuerDiscovery,
+    debugDump: flowControl.debugDump,
   });
   const chain = buildChain({
     log,
@@ -235,6 +240,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
     authorizationGroup: names.group('authorization'),
+    flowControl: flowControl.flowControl,
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });

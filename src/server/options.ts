@@ -101,6 +101,15 @@ export interface ServerOptions {
   /** Watches without timeoutSeconds last between this and twice this (default 1800 s). */
   minRequestTimeoutSeconds?: number;
   /**
+   * API Priority and Fairness (`--enable-priority-and-fairness`, default true); off, the two
+   * max-inflight limits apply as they are (src/flowcontrol/).
+   */
+  enablePriorityAndFairness?: boolean;
+  /** `--max-requests-inflight` (400): with APF, summed with the next into the server concurrency limit; without, the read-only limit (0: none). */
+  maxRequestsInflight?: number;
+  /** `--max-mutating-requests-inflight` (200): with APF, see above; without, the limit of other requests (0: none). */
+  maxMutatingRequestsInflight?: number;
+  /**
    * Where Service cluster IPs come from: one CIDR, or two of different families for dual stack
    * (`10.0.0.0/24,fd00::/108`). Default 10.0.0.0/24, as kube-apiserver.
    */
@@ -152,6 +161,8 @@ export const DEFAULTS = {
   maxRequestBodyBytes: 3 * 1024 * 1024,
   requestTimeoutSeconds: 60,
   minRequestTimeoutSeconds: 1800,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
 } as const;
 
 /**
