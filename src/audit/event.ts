@@ -41,7 +41,7 @@ function objectRef(ctx: RequestContext): ObjectReference | undefined {
   const ref: ObjectReference = {
     ...(info.resource ? { resource: info.resource } : {}),
     ...(info.namespace ? { namespace: info.namespace } : {}),
-    ...(info.name ? { name: info.name } : {}),
+    ...(info.name || record?.objectName ? { name: info.name || record?.objectName } : {}),
     ...(record?.objectUid ? { uid: record.objectUid } : {}),
     ...(info.apiGroup ? { apiGroup: info.apiGroup } : {}),
     ...(info.apiVersion ? { apiVersion: info.apiVersion } : {}),

@@ -34,11 +34,12 @@ function dropManagedFields(value: unknown): void {
   if (Array.isArray(value.rows)) for (const row of value.rows) if (isDict(row)) dropManagedFields(row.object);
 }
 
-/** The request body as decoded: its uid and resourceVersion at Metadata level, the object itself from Request level. */
+/** The request body as decoded: its name, uid and resourceVersion at Metadata level, the object itself from Request level. */
 export function auditRequestObject(audit: AuditContext, value: unknown): void {
   if (!auditLevelAtLeast(audit.level, 'Metadata')) return;
   const record = recordOf(audit);
   const meta = isDict(value) && isDict(value.metadata) ? value.metadata : undefined;
+  if (meta && typeof meta.name === 'string' && meta.name) record.objectName ??= meta.name;
   if (meta && typeof meta.uid === 'string' && meta.uid) record.objectUid ??= meta.uid;
   if (meta && typeof meta.resourceVersion === 'string' && meta.resourceVersion) record.objectResourceVersion ??= meta.resourceVersion;
   if (!auditLevelAtLeast(audit.level, 'Request')) return;

@@ -38,7 +38,8 @@ export interface AuditRecord {
   responseObject?: unknown;
   /** The answer's Status, when the answer is one (Metadata level and above). */
   responseStatus?: { status?: string; message?: string; reason?: string; details?: unknown; code?: number };
-  /** The request object's uid and resourceVersion complete the event's objectRef (Metadata and above). */
+  /** The request object's name, uid and resourceVersion complete the event's objectRef (Metadata and above). */
+  objectName?: string;
   objectUid?: string;
   objectResourceVersion?: string;
 }
