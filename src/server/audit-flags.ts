@@ -43,20 +43,21 @@ export const AUDIT_BOOLEAN_FLAGS = ['audit-log-compress', 'audit-log-batch-throt
 export const AUDIT_HELP = `  --audit-policy-file=FILE      audit.<domain>/v1 Policy: which requests are audited, at which level
                                 (None, Metadata, Request, RequestResponse); nothing is audited without it
   --audit-log-path=FILE         write audit events to FILE, one per line; - for standard output
-  --audit-log-format=json|legacy
-                                json (default): the Event as JSON; legacy: one line of text
-  --audit-log-maxsize=MB        rotate the log file at this size (default 0: 100 MB)
-  --audit-log-maxbackup=N       rotated files kept (default 0: all)
-  --audit-log-maxage=DAYS       days rotated files are kept, by the time in their name (default 0: always)
+  --audit-log-format=FORMAT     json (default): the Event as JSON; legacy: one line of text
+  --audit-log-maxsize=MB        rotate the log file at this size; 0 means 100 (default 0)
+  --audit-log-maxbackup=N       rotated files kept; 0 keeps all (default 0)
+  --audit-log-maxage=DAYS       days rotated files are kept, by the time in their name; 0 keeps
+                                them (default 0)
   --audit-log-compress          gzip rotated files
-  --audit-log-mode=MODE         blocking (default), blocking-strict or batch; with the
-                                --audit-log-batch-* flags as for the webhook
+  --audit-log-mode=MODE         blocking (default), blocking-strict or batch, with the
+                                --audit-log-batch-* flags named as the webhook's
   --audit-webhook-config-file=FILE
-                                kubeconfig naming the audit webhook: events are POSTed as an EventList
-  --audit-webhook-mode=MODE     batch (default: buffered, never blocks requests), blocking, or
-                                blocking-strict (a request fails when its RequestReceived event fails)
+                                kubeconfig naming the audit webhook; events are POSTed as an EventList
+  --audit-webhook-mode=MODE     batch (default), blocking or blocking-strict: batch buffers and never
+                                blocks requests; blocking-strict fails a request whose first event
+                                is not stored
   --audit-webhook-batch-buffer-size=N
-                                events buffered before new ones are dropped and counted (default 10000)
+                                events buffered; more are dropped and counted (default 10000)
   --audit-webhook-batch-max-size=N
                                 events per batch (default 400)
   --audit-webhook-batch-max-wait=DURATION
