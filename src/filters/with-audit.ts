@@ -36,6 +36,8 @@ function onResponseStart(ctx: RequestContext, fn: (code: number) => void): void 
   };
   for (const method of ['writeHead', 'flushHeaders', 'write', 'end'] as const) {
     const original = res[method];
+    // HTTP/2's compatibility response may lack one of them: add nothing it does not have.
+    if (typeof original !== 'function') continue;
     res[method] = function (this: unknown, ...args: unknown[]) {
       fire(method === 'writeHead' && typeof args[0] === 'number' ? args[0] : res.statusCode);
       return original.apply(this, args);
