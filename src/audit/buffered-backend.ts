@@ -1,7 +1,7 @@
 /**
  * Batch mode: events are accepted into a bounded buffer at once (the request never waits) and
  * delivered in the background in batches of up to `maxBatchSize`, sent when full or `maxBatchWaitMs`
- * after collecting began, at most `throttleQps` batches a second (bursts of `throttleBurst`).
+ * after the batch's first event, at most `throttleQps` batches a second (bursts of `throttleBurst`).
  *
  * An accepted event is not lost to a slow or failing receiver: a batch that fails transiently stays
  * at the head and is sent again, backing off from `initialBackoffMs` by 1.5 up to a minute, while the
@@ -56,20 +56,29 @@ export function createBufferedBackend(delegate: BatchDelegate, config: BatchConf
     w?.();
   };
 
-  /** Resolves when a full batch is waiting, the wait is over, or shutdown begins. */
+  /** Resolves on the next event or shutdown, or after `ms` (never, without). */
+  function waitForWork(ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
+      timer?.unref();
+      wake = () => {
+        if (timer) clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /**
+   * Resolves when a full batch is waiting, `maxBatchWaitMs` after the first event of the batch, or
+   * when shutdown begins. An empty buffer waits for an event, with no timer running.
+   */
   async function collect(): Promise<void> {
+    while (!stopping && queue.length === 0) await waitForWork();
     const deadline = Date.now() + config.maxBatchWaitMs;
     while (!stopping && queue.length < config.maxBatchSize) {
       const left = deadline - Date.now();
       if (left <= 0) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        timer.unref();
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await waitForWork(left);
     }
   }
 
@@ -145,7 +154,7 @@ export function createBufferedBackend(delegate: BatchDelegate, config: BatchConf
         }
         dropped = 0;
       }
-      if (queue.length >= config.maxBatchSize) signalWork();
+      signalWork();
       // Accepted or counted: the request goes on either way, as in Kubernetes.
       return true;
     },
