@@ -9,6 +9,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { AUDIT_BOOLEAN_FLAGS, AUDIT_FLAGS, AUDIT_HELP, parseAuditFlags } from './server/audit-flags.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -129,7 +130,7 @@ Usage: orch-apiserver [flags]
                                 how long a webhook's allow is cached (default 5m)
   --authorization-webhook-cache-unauthorized-ttl=DURATION
                                 how long a webhook's refusal is cached (default 30s)
-  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+${AUDIT_HELP}  --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
 `;
@@ -191,6 +192,7 @@ async function main(): Promise<void> {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
+        ...AUDIT_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -223,7 +225,7 @@ async function main(): Promise<void> {
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
-      args: goBoolFlags(process.argv.slice(2), BOOLEAN_FLAGS),
+      args: goBoolFlags(process.argv.slice(2), [...BOOLEAN_FLAGS, ...AUDIT_BOOLEAN_FLAGS]),
       strict: true,
       allowPositionals: false,
     });
@@ -327,6 +329,12 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  let audit: ReturnType<typeof parseAuditFlags>;
+  try {
+    audit = parseAuditFlags(v, apiDomain);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if ((v['tls-cert-file'] === undefined) !== (v['tls-private-key-file'] === undefined)) fail('--tls-cert-file and --tls-private-key-file must be given together');
   let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
   try {
@@ -402,6 +410,7 @@ async function main(): Promise<void> {
       maxRequestsInflight,
       maxMutatingRequestsInflight,
       ...externalAuthn,
+      ...(audit ? { audit } : {}),
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),

@@ -44,6 +44,7 @@ import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
+import { createServerAuditor } from './audit.js';
 import { buildChain } from './chain.js';
 import { checkFlowControlOptions, startFlowControl } from './flow-control.js';
 import { kubeconfigFor } from './kubeconfig.js';
@@ -115,6 +116,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
     ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
   });
+  const metrics = createApiMetrics();
+  // The audit policy and webhook kubeconfig are checked before the store opens too.
+  const auditor = createServerAuditor(options.audit, names, log, metrics.registry);
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -197,7 +201,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(compactor);
 
   let issuerDiscovery: IssuerDiscovery | undefined;
-  const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
   const flowControl = await startFlowControl({ options, names, listers, client, metrics, log });
   controllers.push(flowControl);
@@ -233,6 +236,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   });
   const chain = buildChain({
     log,
+    ...(auditor ? { audit: auditor } : {}),
     authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
@@ -273,6 +277,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
         authentication.close();
         cache.close();
         await listener.close();
+        await auditor?.shutdown();
         await kv.close();
       })();
       return closing;

@@ -4,6 +4,7 @@ import type { CacheOptions } from '../storage/cacher/cache.js';
 import type { Logger, LogLevel } from '../machinery/logger.js';
 import type { OidcOptions } from '../authn/oidc/index.js';
 import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
+import type { AuditServerOptions } from './audit.js';
 
 export interface ServerOptions {
   /**
@@ -135,6 +136,8 @@ export interface ServerOptions {
   authorizationWebhookCacheAuthorizedTtlMs?: number;
   /** `--authorization-webhook-cache-unauthorized-ttl` in milliseconds (default 30 s). */
   authorizationWebhookCacheUnauthorizedTtlMs?: number;
+  /** Auditing (the `--audit-*` flags): a policy and a log file and/or webhook; off without a policy (src/server/audit.ts). */
+  audit?: AuditServerOptions;
   /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
   authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
   /** How long one call of the authorization webhook may take (default 30 s, as Kubernetes'). Library only. */
