@@ -10,9 +10,7 @@ import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
-import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
-import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
-import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
+import { loadControllerSettings, startControllers } from './controller-manager.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
@@ -39,9 +37,8 @@ import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
 import { accessReviewer } from '../authz/reviews.js';
 import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
-import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
+import { createAuthorization, loadAuthorizationConfig } from './authorization.js';
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
-import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
 import { buildChain } from './chain.js';
@@ -99,6 +96,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
+  const controllerSettings = loadControllerSettings(options.controllerManager);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
@@ -169,28 +167,23 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
 
   const client = new InProcessClient(registry, hubs);
   const controllers: { stop(): void }[] = [];
-  let namespaceController: NamespaceController | undefined;
-  if (namespaceStore) {
-    await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
-    namespaceController = startNamespaceController({ client, registry, names, log });
-    controllers.push(namespaceController);
-  }
+  if (namespaceStore) await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
   await ensureRbacPolicy(client, names, log);
-  controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
-  controllers.push(startGarbageCollector({ client, registry, log }));
-  if (saTokens?.signLegacyToken) {
-    controllers.push(
-      startServiceAccountTokenController({
-        client,
-        names,
-        secrets: listers.for<Secret>('', 'secrets'),
-        serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
-        caPem: material?.servingCaPem ?? '',
-        signLegacyToken: saTokens.signLegacyToken,
-        log,
-      }),
-    );
-  }
+  const controllerManager = await startControllers({
+    settings: controllerSettings,
+    client,
+    authorizer: authorization.authorizer,
+    listers,
+    names,
+    log,
+    exclusiveStore: kv.backend !== 'etcd',
+    ...(material?.ownCa && material.clientCaPem === material.ownCa.certPem ? { ownCa: material.ownCa } : {}),
+    controllerDeps: {
+      registry,
+      accessReviewer: env.accessReviewer as NonNullable<KindEnvironment['accessReviewer']>,
+      ...(saTokens?.signLegacyToken ? { serviceAccountTokens: { caPem: material?.servingCaPem ?? '', signLegacyToken: saTokens.signLegacyToken } } : {}),
+    },
+  });
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 
@@ -262,6 +255,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     kubeconfig: () => kubeconfig,
     close() {
       closing ??= (async () => {
+        await controllerManager.stop();
         for (const c of controllers) c.stop();
         authentication.close();
         cache.close();

@@ -4,6 +4,7 @@ import type { CacheOptions } from '../storage/cacher/cache.js';
 import type { Logger, LogLevel } from '../machinery/logger.js';
 import type { OidcOptions } from '../authn/oidc/index.js';
 import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
+import type { ControllerManagerOptions } from './controller-manager.js';
 
 export interface ServerOptions {
   /**
@@ -128,6 +129,8 @@ export interface ServerOptions {
   authorizationWebhookCacheUnauthorizedTtlMs?: number;
   /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
   authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
+  /** The in-process controllers: `--controllers`, leader election, the cluster signing CA (src/server/controller-manager.ts). */
+  controllerManager?: ControllerManagerOptions;
   logLevel?: LogLevel;
   logger?: Logger;
 }
