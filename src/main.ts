@@ -9,6 +9,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { CONTROLLER_FLAGS, CONTROLLER_FLAGS_HELP, parseControllerFlags } from './server/controller-flags.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -120,7 +121,7 @@ Usage: orch-apiserver [flags]
                                 how long a webhook's allow is cached (default 5m)
   --authorization-webhook-cache-unauthorized-ttl=DURATION
                                 how long a webhook's refusal is cached (default 30s)
-  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+${CONTROLLER_FLAGS_HELP}  --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
 `;
@@ -131,7 +132,7 @@ function fail(message: string): never {
 }
 
 /** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
-const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
+const BOOLEAN_FLAGS = ['leader-elect', 'anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -182,6 +183,7 @@ async function main(): Promise<void> {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
+        ...CONTROLLER_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -309,6 +311,12 @@ async function main(): Promise<void> {
   if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
   // Plain HTTP authenticates nobody: token authenticators there would be a promise not kept.
   if (plainHttp && externalAuthnFlagsGiven(v).length > 0) fail(`--insecure-plain-http cannot be combined with ${externalAuthnFlagsGiven(v).join(', ')}`);
+  let controllerManager;
+  try {
+    controllerManager = parseControllerFlags(v);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   let externalAuthn: ExternalAuthnOptions = {};
   try {
     externalAuthn = parseExternalAuthnFlags(v, apiDomain);
@@ -384,6 +392,7 @@ async function main(): Promise<void> {
       watchHistoryMs,
       maxRequestBodyBytes,
       ...externalAuthn,
+      controllerManager,
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
 import { admissionChain } from '../admission/types.js';
+import { certificateApproval } from '../admission/plugins/certificate-approval/index.js';
+import { certificateSigning } from '../admission/plugins/certificate-signing/index.js';
+import { certificateSubjectRestriction } from '../admission/plugins/certificate-subject-restriction/index.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
@@ -136,6 +139,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
     namespaceLifecycle(names, listers.for('', 'namespaces')),
     defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
+    certificateApproval(names, authorization.authorizer),
+    certificateSigning(names, authorization.authorizer),
+    certificateSubjectRestriction(names),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
