@@ -58,7 +58,8 @@ describe.skipIf(!present)('kubectl certificate approve and deny', () => {
     const dir = join(file, '..');
     writeFileSync(join(dir, 'carol.crt'), pem);
     writeFileSync(join(dir, 'carol.key'), keyPem, { mode: 0o600 });
-    const asCarol = await kubectl('get', 'secrets', '-n', 'default', `--client-certificate=${join(dir, 'carol.crt')}`, `--client-key=${join(dir, 'carol.key')}`);
+    expect((await kubectl('config', 'set-credentials', 'carol', `--client-certificate=${join(dir, 'carol.crt')}`, `--client-key=${join(dir, 'carol.key')}`, '--embed-certs')).code).toBe(0);
+    const asCarol = await kubectl('get', 'secrets', '-n', 'default', '--user=carol');
     expect(asCarol.code).not.toBe(0);
     expect(asCarol.stderr).toContain('User "carol" cannot list resource "secrets" in API group "" in the namespace "default"');
   });
