@@ -14,6 +14,7 @@ import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { loadControllerSettings, startControllers } from './controller-manager.js';
+import { startApiserverEndpoints } from '../controllers/apiserver-endpoints/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
@@ -248,6 +249,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const address = listener.address;
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
   if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
+  // The kubernetes Service and this instance's address in its endpoints, kept by every instance.
+  const apiserverEndpoints = startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
   const tls = material ? serverTls(material) : undefined;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
@@ -261,6 +264,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     kubeconfig: () => kubeconfig,
     close() {
       closing ??= (async () => {
+        await apiserverEndpoints.stop();
         await controllerManager.stop();
         for (const c of controllers) c.stop();
         authentication.close();
