@@ -250,7 +250,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
   if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
   // The kubernetes Service and this instance's address in its endpoints, kept by every instance.
-  const apiserverEndpoints = startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
+  const apiserverEndpoints = await startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
   const tls = material ? serverTls(material) : undefined;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;

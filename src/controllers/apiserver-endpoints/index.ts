@@ -41,7 +41,8 @@ export interface ApiserverEndpoints {
 
 const microTime = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
-export function startApiserverEndpoints(deps: ApiserverEndpointsDeps): ApiserverEndpoints {
+/** Starts the loop; resolves after the first pass (as kube-apiserver's post-start hook, the Service exists before the server is ready). */
+export async function startApiserverEndpoints(deps: ApiserverEndpointsDeps): Promise<ApiserverEndpoints> {
   const { client, names, log, ip, port } = deps;
   const ns = names.systemNamespace;
   const leaseLabel = names.labelSubKey('apiserver', 'master-lease');
@@ -166,11 +167,10 @@ export function startApiserverEndpoints(deps: ApiserverEndpointsDeps): Apiserver
     await writeEndpoints(await liveLeases());
   };
 
-  const run = (): void => {
-    void reconcile().catch((e: unknown) => log.warn('the kubernetes Service endpoints could not be reconciled; retrying', { error: e instanceof Error ? e.message : String(e) }));
-  };
-  run();
-  const timer = setInterval(run, ENDPOINT_RECONCILE_INTERVAL_MS);
+  const run = (): Promise<void> =>
+    reconcile().catch((e: unknown) => log.warn('the kubernetes Service endpoints could not be reconciled; retrying', { error: e instanceof Error ? e.message : String(e) }));
+  await run();
+  const timer = setInterval(() => void run(), ENDPOINT_RECONCILE_INTERVAL_MS);
   timer.unref();
 
   return {
