@@ -11,11 +11,14 @@ import { loadAdmissionConfigFile, NO_ADMISSION_CONFIG } from './config-file.js';
 import { admissionSettings, type AdmissionOptions } from './options.js';
 import { ORDERED_PLUGINS, selectPlugins } from './plugins/index.js';
 import type { AdmissionPlugin } from './types.js';
+import type { SignerAuthorizer } from './plugins/certificate-approval/index.js';
 
 export interface AdmissionPluginsDeps {
   readonly options?: AdmissionOptions;
   readonly names: ApiNames;
   readonly listers: ListerSource;
+  /** The server's authorizer, for the plugins that ask it (the certificate plugins). */
+  readonly authorizer: SignerAuthorizer;
   readonly log?: Logger;
 }
 
@@ -30,7 +33,7 @@ export function buildAdmissionPlugins(deps: AdmissionPluginsDeps): AdmissionPlug
     if (!known.has(name)) deps.log?.warn('the admission configuration file configures a plugin that does not exist', { plugin: name });
   }
   const settings = admissionSettings(options);
-  const plugins = slots.map((slot) => (slot.make as NonNullable<typeof slot.make>)({ names: deps.names, listers: deps.listers, settings, configuration: file.configurationFor(slot.name) }));
+  const plugins = slots.map((slot) => (slot.make as NonNullable<typeof slot.make>)({ names: deps.names, listers: deps.listers, authorizer: deps.authorizer, settings, configuration: file.configurationFor(slot.name) }));
   plugins.push(...(options.extraPlugins ?? []));
   deps.log?.debug('admission plugins', { plugins: plugins.map((p) => p.name).join(',') });
   return plugins;

@@ -14,6 +14,9 @@ import type { ListerSource } from '../../machinery/lister.js';
 import type { PluginConfiguration } from '../config-file.js';
 import type { AdmissionSettings } from '../options.js';
 import type { AdmissionPlugin } from '../types.js';
+import { certificateApproval, type SignerAuthorizer } from './certificate-approval/index.js';
+import { certificateSigning } from './certificate-signing/index.js';
+import { certificateSubjectRestriction } from './certificate-subject-restriction/index.js';
 import { defaultIngressClass } from './default-ingress-class/index.js';
 import { defaultStorageClass } from './default-storage-class/index.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds/index.js';
@@ -33,6 +36,8 @@ export interface PluginContext {
   readonly settings: AdmissionSettings;
   /** This plugin's entry in `--admission-control-config-file`, undefined when it has none. */
   readonly configuration: PluginConfiguration | undefined;
+  /** The server's authorizer (plugins are made before it exists, so it may answer only once the server runs). */
+  readonly authorizer: SignerAuthorizer;
 }
 
 export interface PluginSlot {
@@ -78,9 +83,9 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   },
   { name: 'RuntimeClass', defaultOn: true, make: (c) => runtimeClass(c.names, c.listers.for(c.names.group('node'), 'runtimeclasses')) },
   // The three certificate plugins come with the certificates controllers (their own helper).
-  { name: 'CertificateApproval', defaultOn: true },
-  { name: 'CertificateSigning', defaultOn: true },
-  { name: 'CertificateSubjectRestriction', defaultOn: true },
+  { name: 'CertificateApproval', defaultOn: true, make: (c) => certificateApproval(c.names, c.authorizer) },
+  { name: 'CertificateSigning', defaultOn: true, make: (c) => certificateSigning(c.names, c.authorizer) },
+  { name: 'CertificateSubjectRestriction', defaultOn: true, make: (c) => certificateSubjectRestriction(c.names) },
   { name: 'DefaultIngressClass', defaultOn: true, make: (c) => defaultIngressClass(c.names, c.listers.for(c.names.group('networking'), 'ingressclasses')) },
   { name: 'DenyServiceExternalIPs', defaultOn: false },
   // Webhooks, quota and deny go last, as in Kubernetes: webhooks see what every built-in plugin
