@@ -10,11 +10,19 @@ import { recordResponse } from '../http/response-recorder.js';
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './user-info.js';
 
+/** Kubernetes' audit levels, least to most detailed. */
+export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
+
 export interface AuditContext {
   /** The request's audit ID, set by the audit filter (the client's `Audit-ID` or a new one). */
   id?: string;
   /** Annotations that later stages (authorization, admission) add to the request's audit event. */
   readonly annotations: Record<string, string>;
+  /**
+   * The least audit level at which an annotation is written out, for those that need more than
+   * Metadata (a mutating webhook's patch needs Request, as in Kubernetes); unlisted keys: Metadata.
+   */
+  annotationLevels?: Record<string, AuditLevel>;
 }
 
 export interface PriorityAssignment {
@@ -86,7 +94,7 @@ export function createRequestContext(req: HttpRequest, res: HttpResponse, opts: 
     },
     longRunning: false,
     deadline: undefined,
-    audit: { annotations: {} },
+    audit: { annotations: {}, annotationLevels: {} },
     ...(opts.protobufMediaType ? { protobufMediaType: opts.protobufMediaType } : {}),
   };
 }

@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.js';
 import type { UserInfo } from '../machinery/user-info.js';
+import type { AuditContext } from '../machinery/request-context.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
 import type { FieldError } from '../machinery/field-errors.js';
@@ -28,6 +29,10 @@ export interface RequestScope {
   warnings: string[];
   /** The group and version the request named (which served version of the kind it used). */
   groupVersion?: { group: string; version: string };
+  /** The request's audit context, for admission's annotations. */
+  audit?: AuditContext;
+  /** `fieldManager` and `fieldValidation` as the request sent them, for the options admission sees. */
+  writeParams?: { fieldManager?: string; fieldValidation?: string };
 }
 
 /**
@@ -118,7 +123,17 @@ export class GenericStore extends StoreReads {
     return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
   }
 
-  private attrs(op: AdmissionOperation, scope: RequestScope, name: string, subresource: string, dryRun: boolean, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes {
+  private attrs(
+    op: AdmissionOperation,
+    scope: RequestScope,
+    name: string,
+    subresource: string,
+    dryRun: boolean,
+    object?: KubeObject,
+    oldObject?: KubeObject,
+    deleteOptions?: DeleteOptions,
+  ): AdmissionAttributes {
+    const gv = scope.groupVersion;
     return {
       operation: op,
       group: this.def.group,
@@ -133,6 +148,25 @@ export class GenericStore extends StoreReads {
       dryRun,
       ...(scope.user ? { user: scope.user } : {}),
       signal: scope.signal,
+      ...(gv && (gv.group !== this.def.group || gv.version !== this.def.version) ? { requestGroupVersion: gv } : {}),
+      options: this.admissionOptions(op, scope, dryRun, deleteOptions),
+      warnings: scope.warnings,
+      ...(scope.audit ? { audit: scope.audit } : {}),
+    };
+  }
+
+  /** The options object Kubernetes passes to admission with each operation. */
+  private admissionOptions(op: AdmissionOperation, scope: RequestScope, dryRun: boolean, deleteOptions?: DeleteOptions): Record<string, unknown> {
+    const apiVersion = `${this.names.metaGroup}/v1`;
+    const dry = dryRun ? { dryRun: ['All'] } : {};
+    if (op === 'DELETE') return { ...deleteOptions, apiVersion, kind: 'DeleteOptions', ...dry };
+    const p = scope.writeParams ?? {};
+    return {
+      apiVersion,
+      kind: op === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
+      ...dry,
+      ...(p.fieldManager ? { fieldManager: p.fieldManager } : {}),
+      ...(p.fieldValidation ? { fieldValidation: p.fieldValidation } : {}),
     };
   }
 
@@ -396,7 +430,7 @@ export class GenericStore extends StoreReads {
       if (strategy.deletePendingConflict && current.metadata.deletionTimestamp && strategy.holdsDeletion?.(current)) {
         throw errors.conflict(this.groupResource, name, strategy.deletePendingConflict);
       }
-      await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current));
+      await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current, options));
 
       const marked = structuredClone(current);
       applyPropagationFinalizers(marked, options);

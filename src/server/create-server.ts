@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
 import { admissionChain } from '../admission/types.js';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook, webhookAdmissionSettings } from '../admission/webhook/index.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
@@ -99,6 +100,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
+  const webhookSettings = webhookAdmissionSettings(names, options.admissionControlConfigFile);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
@@ -133,11 +135,15 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const listers = new ResourceListers(cache, hubs, log);
   const authorization = createAuthorization(authorizationConfig, names, listers);
   lateListers.bind(listers);
+  const metrics = createApiMetrics();
+  const webhookDeps = { names, listers, registry, metrics: metrics.registry, log };
   const admission = admissionChain([
     // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
     namespaceLifecycle(names, listers.for('', 'namespaces')),
     defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
+    mutatingAdmissionWebhook({ ...webhookDeps, ...webhookSettings.mutating }),
+    validatingAdmissionWebhook({ ...webhookDeps, ...webhookSettings.validating }),
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
@@ -195,7 +201,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(compactor);
 
   let issuerDiscovery: IssuerDiscovery | undefined;
-  const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,

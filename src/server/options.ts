@@ -128,6 +128,8 @@ export interface ServerOptions {
   authorizationWebhookCacheUnauthorizedTtlMs?: number;
   /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
   authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
+  /** `--admission-control-config-file`: the AdmissionConfiguration (the webhook plugins read their kubeConfigFile from it). */
+  admissionControlConfigFile?: string;
   logLevel?: LogLevel;
   logger?: Logger;
 }
