@@ -117,6 +117,17 @@ describe('admission webhooks by URL', () => {
     expect(del.object).toBeNull();
     expect(del.oldObject.data).toEqual({ a: 'c' });
     expect(del.options).toMatchObject({ apiVersion: 'meta.orch.io/v1', kind: 'DeleteOptions', propagationPolicy: 'Background' });
+
+    // The latency histograms and request counter, with Kubernetes' names and labels.
+    const allowed = { name: 'allow.webhooks.test', type: 'validating', operation: 'DELETE', rejected: 'false' };
+    expect(await metric(s, 'apiserver_admission_webhook_admission_duration_seconds_count', allowed)).toBe(1);
+    expect(await metric(s, 'apiserver_admission_webhook_request_total', { ...allowed, code: '200' })).toBe(1);
+    expect(
+      await metric(s, 'apiserver_admission_controller_admission_duration_seconds_count', { name: 'ValidatingAdmissionWebhook', type: 'validate', operation: 'CREATE', rejected: 'false' }),
+    ).toBeGreaterThan(0);
+    expect(
+      await metric(s, 'apiserver_admission_controller_admission_duration_seconds_count', { name: 'MutatingAdmissionWebhook', type: 'admit', operation: 'UPDATE', rejected: 'false' }),
+    ).toBeGreaterThan(0);
   });
 
   it.each([
