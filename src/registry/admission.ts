@@ -38,6 +38,12 @@ export interface AdmissionAttributes {
   warnings?: string[];
   /** The request's audit context: plugins add annotations to its event (see recordAuditAnnotation). */
   audit?: AuditContext;
+  /**
+   * Set on the dry run the store makes of a write with side effects (a Service's allocations)
+   * before making them, to find refusals early. Plugins that call out of the server (webhooks) skip
+   * it, so that they see the write once, as it is made.
+   */
+  rehearsal?: boolean;
 }
 
 export interface Admission {

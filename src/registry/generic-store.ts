@@ -222,7 +222,7 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     if (this.hasStatusSubresource && !strategy.statusOnCreate) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
-    const check = async (o: KubeObject, dryRun: boolean, warnings: string[]): Promise<void> => {
+    const check = async (o: KubeObject, dryRun: boolean, warnings: string[], rehearsal = false): Promise<void> => {
       const errs = [
         ...validateObjectMeta(o.metadata, this.def.namespaced, strategy.nameValidator),
         ...(strategy.validate?.(o, ctx) ?? []),
@@ -231,14 +231,14 @@ export class GenericStore extends StoreReads {
       if (errs.length) throw this.invalid(o.metadata.name ?? '', errs);
       warnings.push(...(strategy.warnings?.(o, undefined, ctx) ?? []));
       strategy.canonicalize?.(o);
-      await this.admission.validate(this.attrs('CREATE', { ...scope, warnings }, o.metadata.name ?? '', '', dryRun, o));
+      await this.admission.validate(rehearsing(this.attrs('CREATE', { ...scope, warnings }, o.metadata.name ?? '', '', dryRun, o), rehearsal));
     };
     if (strategy.beginCreate && !opts.dryRun) {
       // Allocations (Service IPs and ports) are writes of their own: rehearse the create as a dry run
       // first, so that one refused by validation, admission or an existing name never takes and gives
       // back a value, which would move the store's revision for a write that changed nothing.
       const rehearsal = structuredClone(obj);
-      await finishing(await strategy.beginCreate(rehearsal, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, []));
+      await finishing(await strategy.beginCreate(rehearsal, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, [], true));
       if (!generated && (await this.nextEntry(this.keyFor(scope.namespace, obj.metadata.name as string), obj.metadata.name as string, undefined))) {
         throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
       }
@@ -336,7 +336,7 @@ export class GenericStore extends StoreReads {
     if (strategy.trackGeneration && !partial && specChanged(obj, current)) {
       obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    const check = async (o: KubeObject, dryRun: boolean, warnings: string[]): Promise<void> => {
+    const check = async (o: KubeObject, dryRun: boolean, warnings: string[], rehearsal = false): Promise<void> => {
       const errs = [
         ...validateObjectMetaUpdate(o.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
         ...(partial
@@ -346,12 +346,12 @@ export class GenericStore extends StoreReads {
       if (errs.length) throw this.invalid(name, errs);
       warnings.push(...(strategy.warnings?.(o, current, ctx) ?? []));
       if (!partial) strategy.canonicalize?.(o);
-      await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
+      await this.admission.validate(rehearsing(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current), rehearsal));
     };
     if (!partial && strategy.beginUpdate && !opts.dryRun) {
       // As on create: a refused update must not take and give back allocations.
       const rehearsal = structuredClone(obj);
-      await finishing(await strategy.beginUpdate(rehearsal, current, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, []));
+      await finishing(await strategy.beginUpdate(rehearsal, current, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, [], true));
     }
     const tx = partial ? undefined : await strategy.beginUpdate?.(obj, current, { ...ctx, dryRun: opts.dryRun });
     return finishing(tx, opts.dryRun, async (): Promise<KubeObject | LostRace> => {
@@ -481,6 +481,11 @@ export class GenericStore extends StoreReads {
     }
     return out;
   }
+}
+
+/** Marks the attributes of a rehearsal (see AdmissionAttributes.rehearsal). */
+function rehearsing(attrs: AdmissionAttributes, rehearsal: boolean): AdmissionAttributes {
+  return rehearsal ? { ...attrs, rehearsal: true } : attrs;
 }
 
 function setManagedFields(obj: KubeObject, entries: ObjectMeta['managedFields']): void {

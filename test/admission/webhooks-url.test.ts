@@ -385,6 +385,20 @@ describe('admission webhooks by URL', () => {
     expect(paths).toEqual(['/patch/first', '/patch/second', '/patch/first']);
   });
 
+  it('calls a validating webhook once for a Service create, whose allocations the store rehearses first', async () => {
+    await configure('validating', hook({ name: 'svc.webhooks.test', ...url('/allow'), rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['services'] }] }));
+    const c = await eventually(
+      async () => {
+        const r = await s.post('/api/v1/namespaces/default/services', { metadata: { name: `svc-${++n}` }, spec: { ports: [{ port: 80 }] } });
+        expect(r.status).toBe(201);
+        return { r, calls: await calls() };
+      },
+      (x) => x.calls.length > 0,
+    );
+    expect(c.calls.map((x) => [x.review.request.name, x.review.request.dryRun])).toEqual([[c.r.body.metadata.name, false]]);
+    expect(c.calls[0]?.review.request.object.spec.clusterIP).toBe(c.r.body.spec.clusterIP);
+  });
+
   it('calls a Never webhook once', async () => {
     await configure('mutating', hook({ name: 'first.webhooks.test', ...url('/patch/first') }), hook({ name: 'second.webhooks.test', ...url('/patch/second') }));
     const r = await createUntil({ metadata: {} }, (x) => x.status === 201 && x.body.metadata.labels?.second === 'yes');

@@ -63,7 +63,7 @@ function makeDispatch(deps: WebhookPluginDeps, type: WebhookType): { metrics: We
   return {
     metrics,
     run: async (attrs) => {
-      if (isWebhookConfiguration(names, attrs)) return;
+      if (attrs.rehearsal || isWebhookConfiguration(names, attrs)) return;
       const hooks = source.webhooks();
       if (hooks.length === 0) return;
       const view = requestView(attrs, served);
