@@ -360,6 +360,26 @@ describe('admission webhooks by URL', () => {
     expect(req.object.message).toBeUndefined();
   });
 
+  it('applies the patch of a webhook registered for another version to the object as stored', async () => {
+    const events = s.server.names.group('events');
+    await configure('mutating', hook({ name: 'eventpatch.webhooks.test', ...url('/patch/converted'), rules: [{ operations: ['CREATE'], apiGroups: [events], apiVersions: ['v1'], resources: ['events'] }] }));
+    const r = await eventually(
+      () =>
+        s.post('/api/v1/namespaces/default/events', {
+          metadata: { name: `ev-${++n}` },
+          involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' },
+          reason: 'Tested',
+          message: 'patched through events/v1',
+          type: 'Normal',
+        }),
+      (x) => x.status !== 201 || x.body.metadata.labels?.converted === 'yes',
+    );
+    expect(r.status).toBe(201);
+    expect(r.body.apiVersion).toBe('v1');
+    expect(r.body.metadata.labels).toEqual({ converted: 'yes' });
+    expect(r.body.message).toBe('patched through events/v1');
+  });
+
   it('never calls webhooks for webhook configurations, so a deny-all webhook can be removed', async () => {
     const all = [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }];
     await configure('validating', hook({ name: 'denyall.webhooks.test', ...url('/deny/403'), rules: all }));
