@@ -10,7 +10,7 @@ import { recordResponse } from '../http/response-recorder.js';
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './user-info.js';
 
-/** Kubernetes' audit levels, least to most detailed. */
+/** How much of a request the audit policy records, least first (audit.<domain>/v1 Level). */
 export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
 
 export interface AuditContext {
@@ -19,10 +19,29 @@ export interface AuditContext {
   /** Annotations that later stages (authorization, admission) add to the request's audit event. */
   readonly annotations: Record<string, string>;
   /**
-   * The least audit level at which an annotation is written out, for those that need more than
-   * Metadata (a mutating webhook's patch needs Request, as in Kubernetes); unlisted keys: Metadata.
+   * The level the audit policy chose for this request, set by the audit filter after
+   * authentication; absent while auditing is off. Handlers record bodies only at the levels that
+   * ask for them (src/machinery/audit-record.ts), so an unaudited request pays nothing.
    */
-  annotationLevels?: Record<string, AuditLevel>;
+  level?: AuditLevel;
+  /** The policy asks for request and response objects without metadata.managedFields. */
+  omitManagedFields?: boolean;
+  /** What handlers recorded for the event (src/machinery/audit-record.ts); the audit filter reads them. */
+  record?: AuditRecord;
+}
+
+/** What the handlers tell the audit event; each field only at the level that logs it. */
+export interface AuditRecord {
+  /** The decoded request body (Request level and above). */
+  requestObject?: unknown;
+  /** The answer's object (RequestResponse level). */
+  responseObject?: unknown;
+  /** The answer's Status, when the answer is one (Metadata level and above). */
+  responseStatus?: { status?: string; message?: string; reason?: string; details?: unknown; code?: number };
+  /** The request object's name, uid and resourceVersion complete the event's objectRef (Metadata and above). */
+  objectName?: string;
+  objectUid?: string;
+  objectResourceVersion?: string;
 }
 
 export interface PriorityAssignment {
@@ -94,7 +113,7 @@ export function createRequestContext(req: HttpRequest, res: HttpResponse, opts: 
     },
     longRunning: false,
     deadline: undefined,
-    audit: { annotations: {}, annotationLevels: {} },
+    audit: { annotations: {} },
     ...(opts.protobufMediaType ? { protobufMediaType: opts.protobufMediaType } : {}),
   };
 }

@@ -4,14 +4,13 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
-import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
+import { buildAdmissionPlugins } from '../admission/build.js';
 import { admissionChain } from '../admission/types.js';
-import { mutatingAdmissionWebhook, validatingAdmissionWebhook, webhookAdmissionSettings } from '../admission/webhook/index.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
+import { startStorageProtectionControllers } from '../controllers/storage-protection/index.js';
 import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
@@ -42,10 +41,13 @@ import { accessReviewer } from '../authz/reviews.js';
 import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
 import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
+import { ensureSystemPriorityClasses } from './ensure-priority-classes.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
+import { createServerAuditor } from './audit.js';
 import { buildChain } from './chain.js';
+import { checkFlowControlOptions, startFlowControl } from './flow-control.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -99,13 +101,16 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  checkFlowControlOptions(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
-  const webhookSettings = webhookAdmissionSettings(names, options.admissionControlConfigFile);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
+  const metrics = createApiMetrics();
+  // The webhook plugins read the served resources at call time, once `registry` below is filled.
+  const admissionPlugins = buildAdmissionPlugins({ options: options.admission, names, listers: lateListers, log, metrics: metrics.registry, servedResources: { all: () => registry.all() } });
   const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
   const authentication = buildAuthentication({
     options,
@@ -115,6 +120,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
     ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
   });
+  // The audit policy and webhook kubeconfig are checked before the store opens too.
+  const auditor = createServerAuditor(options.audit, names, log, metrics.registry);
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -135,15 +142,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const listers = new ResourceListers(cache, hubs, log);
   const authorization = createAuthorization(authorizationConfig, names, listers);
   lateListers.bind(listers);
-  const metrics = createApiMetrics();
-  const webhookDeps = { names, listers, registry, metrics: metrics.registry, log };
   const admission = admissionChain([
     // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
-    namespaceLifecycle(names, listers.for('', 'namespaces')),
-    defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
-    mutatingAdmissionWebhook({ ...webhookDeps, ...webhookSettings.mutating }),
-    validatingAdmissionWebhook({ ...webhookDeps, ...webhookSettings.validating }),
+    ...admissionPlugins,
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
@@ -182,8 +184,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     controllers.push(namespaceController);
   }
   await ensureRbacPolicy(client, names, log);
+  await ensureSystemPriorityClasses(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
+  controllers.push(startStorageProtectionControllers({ client, listers, names, log }));
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({
@@ -202,6 +206,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
 
   let issuerDiscovery: IssuerDiscovery | undefined;
   registerWatchCacheMetrics(metrics.registry, cache);
+  const flowControl = await startFlowControl({ options, names, listers, client, metrics, log });
+  controllers.push(flowControl);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
@@ -230,15 +236,19 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
     issuerDiscovery: () => issuerDiscovery,
+    debugDump: flowControl.debugDump,
   });
   const chain = buildChain({
     log,
+    ...(auditor ? { audit: auditor } : {}),
     authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
+    authorizationGroup: names.group('authorization'),
+    flowControl: flowControl.flowControl,
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });
@@ -271,6 +281,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
         authentication.close();
         cache.close();
         await listener.close();
+        await auditor?.shutdown();
         await kv.close();
       })();
       return closing;

@@ -73,7 +73,7 @@ describe('webhook credentials from the admission configuration', () => {
         '',
       ].join('\n'),
     );
-    s = await startTestServer({ admissionControlConfigFile: configFile });
+    s = await startTestServer({ admission: { configFile } });
   });
 
   afterAll(async () => {
@@ -126,8 +126,8 @@ describe('webhook credentials from the admission configuration', () => {
       bad,
       'apiVersion: apiserver.config.orch.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ValidatingAdmissionWebhook\n  configuration:\n    apiVersion: apiserver.config.orch.io/v1\n    kind: WebhookAdmissionConfiguration\n    kubeConfigFile: relative.yaml\n',
     );
-    await expect(createServer({ port: 0, plainHttp: true, logLevel: 'silent', admissionControlConfigFile: bad })).rejects.toThrow(
-      `admission configuration ${bad}: kubeConfigFile: Invalid value: "relative.yaml": must be an absolute file path`,
+    await expect(createServer({ port: 0, plainHttp: true, logLevel: 'silent', admission: { configFile: bad } })).rejects.toThrow(
+      `admission control configuration ${bad}: kubeConfigFile: Invalid value: "relative.yaml": must be an absolute file path`,
     );
   });
 });

@@ -1,12 +1,11 @@
 /**
- * The webhook plugins' part of the admission configuration file (`--admission-control-config-file`):
- * each plugin's `WebhookAdmissionConfiguration`, inline or in a file of its own, naming the
- * kubeconfig of the credentials the server presents to webhooks. Only what these two plugins read.
+ * The webhook plugins' entry of the admission configuration file (`--admission-control-config-file`,
+ * found by ../config-file.ts): a `WebhookAdmissionConfiguration` naming the kubeconfig of the
+ * credentials the server presents to webhooks. Throws naming the file and the field.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { ApiNames } from '../../machinery/api-names.js';
-import { decodeYaml } from '../../machinery/codec/yaml-decode.js';
+import type { PluginConfiguration } from '../config-file.js';
 
 export interface WebhookAdmissionSettings {
   /** Absolute path of the kubeconfig holding the webhooks' credentials. */
@@ -15,28 +14,16 @@ export interface WebhookAdmissionSettings {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Reads `pluginName`'s configuration from the admission configuration file at `path`. Throws naming the file and the field. */
-export function loadWebhookAdmissionSettings(names: ApiNames, path: string | undefined, pluginName: string): WebhookAdmissionSettings {
-  if (!path) return {};
+export function webhookAdmissionSettings(names: ApiNames, configuration: PluginConfiguration | undefined, pluginName: string): WebhookAdmissionSettings {
+  if (!configuration) return {};
   const fail = (why: string): never => {
-    throw new Error(`admission configuration ${path}: ${why}`);
+    throw new Error(`admission control configuration ${configuration.source}: ${why}`);
   };
-  const doc = decodeYaml(readFileSync(path, 'utf8'));
-  if (!isObject(doc) || doc.kind !== 'AdmissionConfiguration') fail('expected kind AdmissionConfiguration');
-  const plugins = (doc as Record<string, unknown>).plugins ?? [];
-  if (!Array.isArray(plugins)) fail('plugins must be a list');
-  const entry = (plugins as unknown[]).find((p) => isObject(p) && p.name === pluginName) as Record<string, unknown> | undefined;
-  if (!entry) return {};
-  let config: unknown = entry.configuration;
-  if (config === undefined && typeof entry.path === 'string' && entry.path) {
-    const file = isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path);
-    config = decodeYaml(readFileSync(file, 'utf8'));
-  }
-  if (config === undefined || config === null) return {};
+  const config = configuration.value;
   if (!isObject(config)) return fail(`the configuration of ${pluginName} must be an object`);
   const accepted = [
-    { apiVersion: `apiserver.config.${names.domain}/v1`, kind: 'WebhookAdmissionConfiguration' },
-    { apiVersion: `apiserver.config.${names.domain}/v1alpha1`, kind: 'WebhookAdmission' },
+    { apiVersion: `${names.group('apiserver.config')}/v1`, kind: 'WebhookAdmissionConfiguration' },
+    { apiVersion: `${names.group('apiserver.config')}/v1alpha1`, kind: 'WebhookAdmission' },
   ];
   if (!accepted.some((a) => a.apiVersion === config.apiVersion && a.kind === config.kind)) {
     fail(`the configuration of ${pluginName} must be ${accepted.map((a) => `${a.apiVersion} ${a.kind}`).join(' or ')}; got ${String(config.apiVersion)} ${String(config.kind)}`);

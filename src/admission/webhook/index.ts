@@ -22,9 +22,10 @@ import type { WebhookType } from './types.js';
 import { dispatchValidating, type DispatchDeps } from './validating.js';
 import { servedVersionsOf } from './versions.js';
 
-export { loadWebhookAdmissionSettings, type WebhookAdmissionSettings } from './admission-config.js';
-import { loadWebhookAdmissionSettings, type WebhookAdmissionSettings } from './admission-config.js';
+export { webhookAdmissionSettings, type WebhookAdmissionSettings } from './admission-config.js';
 export { createWebhookMetrics, type WebhookMetrics } from './metrics.js';
+
+const SILENT: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export const MUTATING_PLUGIN_NAME = 'MutatingAdmissionWebhook';
 export const VALIDATING_PLUGIN_NAME = 'ValidatingAdmissionWebhook';
@@ -37,7 +38,7 @@ export interface WebhookPluginDeps {
   registry: Pick<ResourceRegistry, 'all'>;
   /** Where the admission metrics are registered (the server's `/metrics` registry). */
   metrics: Registry;
-  log: Logger;
+  log?: Logger;
   /** The kubeconfig of the credentials presented to webhooks (the plugin's WebhookAdmissionConfiguration). */
   kubeConfigFile?: string;
 }
@@ -56,7 +57,7 @@ function makeDispatch(deps: WebhookPluginDeps, type: WebhookType): { metrics: We
     names,
     matcher: new Matcher(listers.for<NamespaceInfo>('', 'namespaces')),
     metrics,
-    log: deps.log,
+    log: deps.log ?? SILENT,
     caller: createWebhookCaller({ credentials: loadCredentialResolver(deps.kubeConfigFile), services, userAgent: `${names.prefix}-apiserver-admission` }),
   };
   const served = servedVersionsOf(deps.registry);
@@ -96,10 +97,3 @@ export function validatingAdmissionWebhook(deps: WebhookPluginDeps): AdmissionPl
   return { name: VALIDATING_PLUGIN_NAME, validate: (attrs) => timed(metrics, VALIDATING_PLUGIN_NAME, 'validate', attrs, () => run(attrs)) };
 }
 
-/** Both plugins' settings from the admission configuration file, read before anything is opened. */
-export function webhookAdmissionSettings(names: ApiNames, configFile: string | undefined): { mutating: WebhookAdmissionSettings; validating: WebhookAdmissionSettings } {
-  return {
-    mutating: loadWebhookAdmissionSettings(names, configFile, MUTATING_PLUGIN_NAME),
-    validating: loadWebhookAdmissionSettings(names, configFile, VALIDATING_PLUGIN_NAME),
-  };
-}

@@ -101,7 +101,7 @@ async function callMutating(deps: DispatchDeps, inv: Invocation, view: RequestVi
       throw errors.internal(e instanceof Error ? e.message : String(e));
     }
     changed = !deepEqual(object, patched);
-    recordAuditAnnotation(attrs.audit, key('patch.webhook.admission'), JSON.stringify({ configuration: configurationName, webhook: name, patch: sortedOps(ops), patchType: 'JSONPatch' }), 'Request');
+    recordAuditAnnotation(attrs.audit, key('patch.webhook.admission'), JSON.stringify({ configuration: configurationName, webhook: name, patch: sortedOps(ops), patchType: 'JSONPatch' }));
     replaceContents(attrs.object, withDefaults(deps, inv, view, fromVersion(inv.target, patched)));
     return changed;
   } finally {
