@@ -107,10 +107,20 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
+  const metrics = createApiMetrics();
   // Admission plugins are made (and their files checked) now; the certificate plugins ask the
-  // authorizer, which exists once the store is open, before any request can reach them.
+  // authorizer, which exists once the store is open, before any request can reach them; the webhook
+  // plugins read the served resources at call time, once `registry` below is filled.
   const lateAuthorizer = deferredAuthorizer();
-  const admissionPlugins = buildAdmissionPlugins({ options: options.admission, names, listers: lateListers, authorizer: lateAuthorizer, log });
+  const admissionPlugins = buildAdmissionPlugins({
+    options: options.admission,
+    names,
+    listers: lateListers,
+    authorizer: lateAuthorizer,
+    log,
+    metrics: metrics.registry,
+    servedResources: { all: () => registry.all() },
+  });
   const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
   const authentication = buildAuthentication({
     options,
@@ -120,7 +130,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
     ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
   });
-  const metrics = createApiMetrics();
   // The audit policy and webhook kubeconfig are checked before the store opens too.
   const auditor = createServerAuditor(options.audit, names, log, metrics.registry);
   const kv = await openStore(options);

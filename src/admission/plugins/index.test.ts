@@ -22,7 +22,7 @@ describe('the ordered plugin list', () => {
     expect(names({})).toEqual([
       'NamespaceLifecycle', 'LimitRanger', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass',
       'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning',
-      'CertificateSubjectRestriction', 'DefaultIngressClass',
+      'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook',
     ]);
   });
 
@@ -37,7 +37,7 @@ describe('the ordered plugin list', () => {
     [{ enable: ['Nope'] }, `enable-admission-plugins plugin "Nope" is unknown; the plugins this server implements are: ${implementedPluginNames().join(', ')}`],
     [{ disable: ['namespacelifecycle'] }, 'disable-admission-plugins plugin "namespacelifecycle" is unknown'],
     [{ enable: ['AlwaysPullImages'] }, 'enable-admission-plugins plugin "AlwaysPullImages" is a Kubernetes 1.25 admission plugin this server does not implement'],
-    [{ enable: ['ValidatingAdmissionWebhook'] }, 'does not implement'],
+    [{ enable: ['ImagePolicyWebhook'] }, 'does not implement'],
     [{ enable: ['LimitRanger', 'SecurityContextDeny'], disable: ['SecurityContextDeny', 'LimitRanger'] }, '[LimitRanger SecurityContextDeny] in enable-admission-plugins and disable-admission-plugins overlapped'],
   ])('refuses %j', (choice, message) => {
     expect(() => selectPlugins(choice)).toThrow(message);
