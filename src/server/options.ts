@@ -63,6 +63,12 @@ export interface ServerOptions {
    */
   enableBootstrapTokenAuth?: boolean;
   /**
+   * In-process controllers to run, in kube-controller-manager's `--controllers` syntax: `*` (the
+   * default-on set), `name`, `-name`. Default `['*']`; `tokencleaner` and `bootstrapsigner` are off
+   * unless named.
+   */
+  controllers?: readonly string[];
+  /**
    * Service-account token issuers (`--service-account-issuer`, repeatable): the first issues, all
    * are accepted. Default `https://kubernetes.default.svc.cluster.local`.
    */
