@@ -6,6 +6,7 @@ import type { RequestContext } from '../machinery/request-context.js';
 import { withAuthorization } from './with-authorization.js';
 
 let s: ChainServer | undefined;
+const OPTS = { authorizationGroup: 'authorization.orch.io' };
 afterEach(() => s?.close());
 
 const asJane: Filter<RequestContext> = (ctx, next) => {
@@ -28,7 +29,7 @@ function policy(seen: AuthorizationAttributes[]): Authorizer {
 describe('withAuthorization', () => {
   it('passes an allowed request on, asking with the parsed request and the user', async () => {
     const seen: AuthorizationAttributes[] = [];
-    s = await serveChain([asJane, withAuthorization(policy(seen))]);
+    s = await serveChain([asJane, withAuthorization(policy(seen), OPTS)]);
     const r = await s.fetch('/api/v1/namespaces/team/configmaps/settings');
     expect(r.status).toBe(200);
     expect(seen).toEqual([
@@ -54,7 +55,7 @@ describe('withAuthorization', () => {
     ['/metrics', 'GET', 'forbidden: User "jane" cannot get path "/metrics"'],
   ])('answers a denial or no opinion with 403 in Kubernetes words: %s %s', async (path, method, message) => {
     let handled = false;
-    s = await serveChain([asJane, withAuthorization(policy([]))], {
+    s = await serveChain([asJane, withAuthorization(policy([]), OPTS)], {
       handler: async (ctx) => {
         handled = true;
         ctx.res.end();
@@ -68,22 +69,87 @@ describe('withAuthorization', () => {
 
   it('answers 500 when an authorizer failed and none allowed, 403 when one denied', async () => {
     const failing: Authorizer = { authorize: async () => ({ decision: 'no-opinion', reason: '', failure: 'webhook unreachable' }) };
-    s = await serveChain([asJane, withAuthorization(failing)]);
+    s = await serveChain([asJane, withAuthorization(failing, OPTS)]);
     const r = await s.fetch('/api/v1/pods');
     expect(r.status).toBe(500);
     expect(r.body).toMatchObject({ reason: 'InternalError', message: 'Internal error occurred: webhook unreachable' });
   });
 
+  it('answers 500 to a denial that comes with an error (a webhook answering both allowed and denied), as Kubernetes', async () => {
+    const both: Authorizer = { authorize: async () => ({ decision: 'deny', reason: 'mixed', failure: 'webhook subject access review returned both allow and deny response' }) };
+    s = await serveChain([asJane, withAuthorization(both, OPTS)]);
+    const r = await s.fetch('/api/v1/pods');
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ reason: 'InternalError', message: 'Internal error occurred: webhook subject access review returned both allow and deny response' });
+  });
+
   it('names the object a list is narrowed to by a metadata.name field selector', async () => {
     const seen: AuthorizationAttributes[] = [];
-    s = await serveChain([asJane, withAuthorization(policy(seen))]);
+    s = await serveChain([asJane, withAuthorization(policy(seen), OPTS)]);
     await s.fetch('/api/v1/namespaces/team/configmaps?fieldSelector=metadata.name%3Dsettings');
     expect(seen[0]).toMatchObject({ verb: 'list', name: 'settings' });
   });
 
   it('escapes HTML in the message as Kubernetes does', async () => {
-    s = await serveChain([asJane, withAuthorization(policy([]))]);
+    s = await serveChain([asJane, withAuthorization(policy([]), OPTS)]);
     const r = await s.fetch('/a&b');
     expect(r.body.message).toBe('forbidden: User "jane" cannot get path "/a&amp;b"');
+  });
+});
+
+describe('withAuthorization: the decision on the audit context', () => {
+  /** Runs before the filter under test and keeps the annotations the request ended with, refused or not. */
+  function keepAnnotations(into: Record<string, string>[]): Filter<RequestContext> {
+    return async (ctx, next) => {
+      try {
+        await next();
+      } finally {
+        into.push({ ...ctx.audit.annotations });
+      }
+    };
+  }
+  const withReason: Authorizer = {
+    async authorize(a) {
+      if (a.resource === 'configmaps') return { decision: 'allow', reason: 'RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "view" to User "jane"' };
+      if (a.resource === 'pods') return { decision: 'allow', reason: '' };
+      if (a.resource === 'secrets') return { decision: 'deny', reason: 'secrets are off limits' };
+      if (a.resource === 'nodes') return { decision: 'no-opinion', reason: '', failure: 'calling the authorization webhook: connect ECONNREFUSED' };
+      return { decision: 'no-opinion', reason: '' };
+    },
+  };
+
+  it.each([
+    ['/api/v1/namespaces/team/configmaps', 200, { 'authorization.orch.io/decision': 'allow', 'authorization.orch.io/reason': 'RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "view" to User "jane"' }],
+    // system:masters and AlwaysAllow give no reason: Kubernetes records it empty.
+    ['/api/v1/namespaces/team/pods', 200, { 'authorization.orch.io/decision': 'allow', 'authorization.orch.io/reason': '' }],
+    ['/api/v1/namespaces/team/secrets', 403, { 'authorization.orch.io/decision': 'forbid', 'authorization.orch.io/reason': 'secrets are off limits' }],
+    ['/api/v1/namespaces/team/services', 403, { 'authorization.orch.io/decision': 'forbid', 'authorization.orch.io/reason': '' }],
+    // No decision was reached: the reason says so, without the failure's text.
+    ['/api/v1/nodes', 500, { 'authorization.orch.io/reason': 'internal error' }],
+  ])('%s: %s, annotated %j', async (path, status, annotations) => {
+    const seen: Record<string, string>[] = [];
+    s = await serveChain([asJane, keepAnnotations(seen), withAuthorization(withReason, OPTS)]);
+    const r = await s.fetch(path);
+    expect(r.status).toBe(status);
+    expect(seen).toEqual([annotations]);
+    if (status === 200) expect(r.body.audit.annotations).toEqual(annotations);
+  });
+
+  it('names the annotations after the authorization group served, k8s.io under --api-domain=k8s.io', async () => {
+    const seen: Record<string, string>[] = [];
+    s = await serveChain([asJane, keepAnnotations(seen), withAuthorization(withReason, { authorizationGroup: 'authorization.k8s.io' })]);
+    await s.fetch('/api/v1/namespaces/team/secrets');
+    expect(seen).toEqual([{ 'authorization.k8s.io/decision': 'forbid', 'authorization.k8s.io/reason': 'secrets are off limits' }]);
+  });
+
+  it('keeps what earlier stages annotated', async () => {
+    const seen: Record<string, string>[] = [];
+    const earlier: Filter<RequestContext> = (ctx, next) => {
+      ctx.audit.annotations['example.com/earlier'] = 'kept';
+      return next();
+    };
+    s = await serveChain([asJane, keepAnnotations(seen), earlier, withAuthorization(withReason, OPTS)]);
+    await s.fetch('/api/v1/namespaces/team/pods');
+    expect(seen).toEqual([{ 'example.com/earlier': 'kept', 'authorization.orch.io/decision': 'allow', 'authorization.orch.io/reason': '' }]);
   });
 });

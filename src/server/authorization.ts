@@ -7,13 +7,15 @@ import { PRIVILEGED_GROUP, alwaysAllow, alwaysDeny, privilegedGroups } from '../
 import type { AuthorizerMode } from '../authz/index.js';
 import { DEFAULT_AUTHORIZATION_MODES, validateAuthorizationSettings, type AuthorizationModeName } from '../authz/modes.js';
 import { rbacAuthorizer } from '../authz/rbac/authorizer.js';
-import { RbacRuleResolver, type RbacListers } from '../authz/rbac/rule-resolver.js';
+import { BINDINGS_BY_SUBJECT, RbacRuleResolver, bindingSubjectKeys, type RbacListers } from '../authz/rbac/rule-resolver.js';
 import { unionModes } from '../authz/union.js';
 import { abacAuthorizer } from '../authz/abac/authorizer.js';
 import { parsePolicyFile, type PolicySpec } from '../authz/abac/policy.js';
 import { webhookAuthorizer, type WebhookOptions } from '../authz/webhook/authorizer.js';
 import { loadWebhookConnection } from '../authz/webhook/config.js';
 import { readFile } from 'node:fs/promises';
+import type { ClusterRoleBinding } from '../apis/rbac/v1/clusterrolebinding.js';
+import type { RoleBinding } from '../apis/rbac/v1/rolebinding.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { ResourceListers } from '../registry/lister.js';
 import type { ServerOptions } from './options.js';
@@ -27,11 +29,13 @@ export interface ServerAuthorization {
 
 export function rbacListersOf(listers: ResourceListers, names: ApiNames): RbacListers {
   const group = names.group('rbac.authorization');
+  // RBAC finds a user's bindings by subject, not by reading every binding per request.
+  const bySubject = { indexes: { [BINDINGS_BY_SUBJECT]: bindingSubjectKeys } };
   return {
     roles: listers.for(group, 'roles'),
-    roleBindings: listers.for(group, 'rolebindings'),
+    roleBindings: listers.for<RoleBinding>(group, 'rolebindings', bySubject),
     clusterRoles: listers.for(group, 'clusterroles'),
-    clusterRoleBindings: listers.for(group, 'clusterrolebindings'),
+    clusterRoleBindings: listers.for<ClusterRoleBinding>(group, 'clusterrolebindings', bySubject),
   };
 }
 
@@ -72,6 +76,7 @@ export async function loadAuthorizationConfig(options: ServerOptions, names: Api
         version: (options.authorizationWebhookVersion ?? 'v1beta1') as 'v1' | 'v1beta1',
         authorizedTtlMs: options.authorizationWebhookCacheAuthorizedTtlMs ?? DEFAULT_AUTHORIZED_TTL_MS,
         unauthorizedTtlMs: options.authorizationWebhookCacheUnauthorizedTtlMs ?? DEFAULT_UNAUTHORIZED_TTL_MS,
+        ...(options.authorizationWebhookTimeoutMs !== undefined ? { timeoutMs: options.authorizationWebhookTimeoutMs } : {}),
         ...(options.authorizationWebhookRetry ? { attempts: options.authorizationWebhookRetry.attempts, initialBackoffMs: options.authorizationWebhookRetry.initialBackoffMs } : {}),
       }
     : undefined;

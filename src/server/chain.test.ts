@@ -15,7 +15,7 @@ import { createRequestListener } from './request-listener.js';
 
 const gauge = { inc: () => undefined, dec: () => undefined, set: () => undefined };
 const metrics: ApiMetrics = { requests: { inc: () => undefined }, latency: { observe: () => undefined }, inflight: gauge, longRunning: gauge, watchEvents: { inc: () => undefined }, deprecatedApis: gauge };
-const base: ChainDeps = { log: memoryLogger([]), metrics, resolveRequestInfo: parseRequestInfo, requestTimeoutSeconds: 60, authenticationGroup: 'authentication.orch.io' };
+const base: ChainDeps = { log: memoryLogger([]), metrics, resolveRequestInfo: parseRequestInfo, requestTimeoutSeconds: 60, authenticationGroup: 'authentication.orch.io', authorizationGroup: 'authorization.orch.io' };
 
 /** Every seam configured, each noting what it saw of the request when its turn came. */
 function everySeam(trail: string[]): Required<Pick<ChainDeps, 'audit' | 'authentication' | 'authorizer' | 'flowControl'>> {

@@ -41,6 +41,8 @@ export interface ChainDeps {
   authorizer?: Authorizer;
   /** The authentication group as served (`authentication.orch.io`), where impersonation's userextras and uids live. */
   authenticationGroup: string;
+  /** The authorization group as served (`authorization.orch.io`), the prefix of the decision's audit annotations. */
+  authorizationGroup: string;
   flowControl?: FlowControl;
   /**
    * The server's API names, for the hints a Kubernetes client gets on a server of another domain;
@@ -82,7 +84,7 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     c.authentication && step('authentication', authenticationFilter(c.authentication, c.log)),
     c.authorizer && step('impersonation', withImpersonation(c.authorizer, { authenticationGroup: c.authenticationGroup })),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
-    c.authorizer && step('authorization', withAuthorization(c.authorizer, c.log)),
+    c.authorizer && step('authorization', withAuthorization(c.authorizer, { authorizationGroup: c.authorizationGroup, log: c.log })),
     // Innermost: it explains what the handler answers (a fallback, a 404, 406 or 415), nothing earlier.
     domainHintsStep(c.domainHints),
   ];

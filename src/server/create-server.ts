@@ -248,6 +248,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     requestTimeoutSeconds: options.requestTimeoutSeconds ?? DEFAULTS.requestTimeoutSeconds,
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
+    authorizationGroup: names.group('authorization'),
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });

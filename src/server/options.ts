@@ -134,6 +134,8 @@ export interface ServerOptions {
   authorizationWebhookCacheUnauthorizedTtlMs?: number;
   /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
   authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
+  /** How long one call of the authorization webhook may take (default 30 s, as Kubernetes'). Library only. */
+  authorizationWebhookTimeoutMs?: number;
   logLevel?: LogLevel;
   logger?: Logger;
 }

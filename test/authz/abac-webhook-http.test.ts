@@ -27,6 +27,8 @@ let answer = (r: Review): Record<string, unknown> => {
   const user = r.spec.user as string;
   if (user === 'mallory') return { allowed: false, denied: true, reason: 'mallory is blocked by the webhook' };
   if (user === 'wendy') return { allowed: true, reason: 'wendy is welcome' };
+  if (user === 'janus') return { allowed: true, denied: true, reason: 'two minds' };
+  if (user === 'eve') return { allowed: false, reason: 'not listed', evaluationError: 'the directory is down' };
   return { allowed: false };
 };
 
@@ -202,6 +204,38 @@ describe('Webhook with RBAC and ABAC', () => {
     expect(r.body.reason).toBe('InternalError');
     expect(r.body.message).toMatch(/^Internal error occurred: calling the authorization webhook: connect ECONNREFUSED/);
     expect((await listConfigMaps(server, 'rita')).status).toBe(200);
+  });
+
+  it('an answer both allowed and denied is an authorizer error: 500, whatever a later mode says', async () => {
+    const server = await serverWith(['Webhook', 'RBAC']);
+    const r = await caller(server, 'janus').get('/api/v1/namespaces/team/pods');
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe('Internal error occurred: webhook subject access review returned both allow and deny response');
+  });
+
+  it('a webhook that does not answer in time fails the request with 500, unless a later mode allows', async () => {
+    const silent = createHttpsServer({ cert: certs.cert, key: certs.key }, () => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/authorize`;
+      const server = await serverWith(['Webhook', 'RBAC'], { authorizationWebhookConfigFile: kubeconfig('silent', { server: url }), authorizationWebhookTimeoutMs: 200 });
+      const r = await caller(server, 'nobody').get('/api/v1/namespaces/team/pods');
+      expect(r.status).toBe(500);
+      expect(r.body.message).toBe('Internal error occurred: the authorization webhook did not answer in time');
+      expect((await listConfigMaps(server, 'rita')).status).toBe(200);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  it("a webhook's evaluationError is not passed on (as Kubernetes): no opinion with its reason", async () => {
+    const server = await serverWith(['Webhook', 'RBAC']);
+    const r = await caller(server, 'eve').get('/api/v1/namespaces/team/pods');
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('pods is forbidden: User "eve" cannot list resource "pods" in API group "" in the namespace "team": not listed');
+    const review = await server.post(`${AUTHZ_V1}/subjectaccessreviews`, { spec: { user: 'eve', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'pods' } } });
+    expect(review.body.status).toEqual({ allowed: false, reason: 'not listed' });
   });
 
   it('a webhook whose certificate is not trusted is not believed', async () => {

@@ -3,9 +3,15 @@
  * with --as (the plain-HTTP caller is in system:masters and may impersonate), sees Kubernetes' 403
  * messages; `auth can-i` (with -n, --as, --as-group, --list, subresources and non-resource URLs)
  * answers what the server then enforces; escalation is refused in Kubernetes' words; `auth
- * reconcile` works. Skips, saying why, when kubectl is not installed.
+ * reconcile` creates, restores and (when asked) removes extras. A restricted user with a token of its
+ * own (over HTTPS, no --as) sees the same 403s, and its `auth can-i` agrees with what it may do.
+ * Skips, saying why, when kubectl is not installed.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { kubectlPicks, kubectlSandbox, type KubectlSandbox, type Run } from '../helpers/kubectl.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -62,6 +68,41 @@ metadata: { name: reconciled-binding }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: reconciled-role }
 subjects:
 - { kind: User, apiGroup: rbac.authorization.k8s.io, name: rec }
+`;
+
+const RECONCILE_NAMESPACED = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: ns-reconciled, namespace: team }
+rules:
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: ns-reconciled, namespace: team }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: ns-reconciled }
+subjects:
+- { kind: User, apiGroup: rbac.authorization.k8s.io, name: carl }
+`;
+
+const NARROWED = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: ns-reconciled, namespace: team }
+rules:
+- apiGroups: [""]
+  resources: [secrets]
+  verbs: [get]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: ns-reconciled, namespace: team }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: ns-reconciled }
+subjects:
+- { kind: User, apiGroup: rbac.authorization.k8s.io, name: carl }
+- { kind: User, apiGroup: rbac.authorization.k8s.io, name: dora }
 `;
 
 describe.each(KUBECTLS)('$label: authorization', ({ bin }) => {
@@ -150,6 +191,33 @@ describe.each(KUBECTLS)('$label: authorization', ({ bin }) => {
     expect(role.stderr).toContain('user "boss" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["nodes"], Verbs:["get"]}');
   });
 
+  it('auth reconcile adds a missing rule and subject, reconciles namespaced roles, and removes extras when asked', async () => {
+    const file = box.manifest('reconcile-ns.yaml', RECONCILE_NAMESPACED);
+    const first = await k('auth', 'reconcile', '-f', file);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('role.rbac.authorization.k8s.io/ns-reconciled reconciled');
+    expect(first.stdout).toContain('rolebinding.rbac.authorization.k8s.io/ns-reconciled reconciled');
+    // Someone narrows the role and adds a rule of their own: reconcile restores what the file holds and keeps the extra.
+    const narrowed = await k('apply', '-f', box.manifest('narrowed.yaml', NARROWED));
+    expect(narrowed.code, narrowed.stderr).toBe(0);
+    const again = await k('auth', 'reconcile', '-f', file);
+    expect(again.code, again.stderr).toBe(0);
+    // What the role grants, one resource:verb piece each (kubectl adds missing rules broken down so).
+    const rules = async (): Promise<string[]> => {
+      const list = JSON.parse((await k('get', 'role', 'ns-reconciled', '-n', 'team', '-o', 'jsonpath={.rules}')).stdout) as { resources: string[]; verbs: string[] }[];
+      return [...new Set(list.flatMap((r) => r.resources.flatMap((res) => r.verbs.map((v) => `${res}:${v}`))))].sort();
+    };
+    expect(await rules()).toEqual(['configmaps:get', 'configmaps:list', 'secrets:get']);
+    const strict = await k('auth', 'reconcile', '-f', file, '--remove-extra-permissions', '--remove-extra-subjects');
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(await rules()).toEqual(['configmaps:get', 'configmaps:list']);
+    const subjects = await k('get', 'rolebinding', 'ns-reconciled', '-n', 'team', '-o', 'jsonpath={.subjects[*].name}');
+    expect(subjects.stdout).toBe('carl');
+    for (let i = 0; i < 100 && (await k('auth', 'can-i', 'list', 'configmaps', '-n', 'team', '--as', 'carl')).stdout.trim() !== 'yes'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await k('auth', 'can-i', 'list', 'configmaps', '-n', 'team', '--as', 'carl')).stdout.trim()).toBe('yes');
+    expect((await k('auth', 'can-i', 'get', 'secrets', '-n', 'team', '--as', 'carl')).stdout.trim()).toBe('no');
+  });
+
   it('auth reconcile creates, then finds nothing to change', async () => {
     const file = box.manifest('reconcile.yaml', RECONCILE);
     const first = await k('auth', 'reconcile', '-f', file);
@@ -168,5 +236,82 @@ describe.each(KUBECTLS)('$label: authorization', ({ bin }) => {
     expect(r.stdout).toContain('"rbac.authorization.k8s.io/aggregate-to-view":"true"');
     expect(r.stdout).toContain('"kubernetes.io/bootstrapping":"rbac-defaults"');
     expect(r.stdout).toContain('"rbac.authorization.kubernetes.io/autoupdate":"true"');
+  });
+});
+
+/** A kubeconfig for a caller whose only credential is a bearer token (no client certificate). */
+function tokenKubeconfig(server: string, caPem: string, token: string): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'orch', cluster: { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }],
+    users: [{ name: 'rita', user: { token } }],
+    contexts: [{ name: 'orch', context: { cluster: 'orch', user: 'rita' } }],
+    'current-context': 'orch',
+  });
+}
+
+describe.each(KUBECTLS)('$label: a restricted user with a credential of its own (no --as)', ({ bin }) => {
+  let s: TestServer;
+  let dir: string;
+  let box: KubectlSandbox;
+  const k = (...args: string[]): Promise<Run> => box.run(bin, args);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-rita-'));
+    writeFileSync(join(dir, 'tokens.csv'), 'rita-token-0123456789,rita,7\n');
+    s = await startTestServer({ tls: true, apiDomain: 'k8s.io', storageBackend: 'memory', dataDir: join(dir, 'data'), tokenAuthFile: join(dir, 'tokens.csv') });
+    expect((await s.post('/api/v1/namespaces', { metadata: { name: 'team' } })).status).toBe(201);
+    const rbac = 'rbac.authorization.k8s.io';
+    const binding = { metadata: { name: 'rita-views' }, roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', apiGroup: rbac, name: 'rita' }] };
+    expect((await s.post(`/apis/${rbac}/v1/namespaces/team/rolebindings`, binding)).status).toBe(201);
+    box = kubectlSandbox(tokenKubeconfig(s.url, s.tls!.ca as string, 'rita-token-0123456789'), 'orch-kubectl-rita-');
+    for (let i = 0; i < 100 && (await k('auth', 'can-i', 'list', 'pods', '-n', 'team')).stdout.trim() !== 'yes'; i++) await new Promise((r) => setTimeout(r, 50));
+  });
+  afterAll(async () => {
+    await s?.close();
+    box?.remove();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sees Kubernetes' 403 messages for what view does not grant", async () => {
+    const secrets = await k('get', 'secrets', '-n', 'team');
+    expect(secrets.code).toBe(1);
+    expect(secrets.stderr).toContain('Error from server (Forbidden): secrets is forbidden: User "rita" cannot list resource "secrets" in API group "" in the namespace "team"');
+    const cm = await k('create', 'configmap', 'x', '-n', 'team');
+    expect(cm.code).toBe(1);
+    expect(cm.stderr).toContain('configmaps is forbidden: User "rita" cannot create resource "configmaps" in API group "" in the namespace "team"');
+    const nodes = await k('get', 'nodes');
+    expect(nodes.stderr).toContain('Error from server (Forbidden): nodes is forbidden: User "rita" cannot list resource "nodes" in API group "" at the cluster scope');
+  });
+
+  it('auth can-i (its own SelfSubjectAccessReview) answers what the server enforces', async () => {
+    const cells: [string[], string[], 'yes' | 'no'][] = [
+      [['list', 'pods', '-n', 'team'], ['get', 'pods', '-n', 'team'], 'yes'],
+      [['list', 'pods', '-n', 'default'], ['get', 'pods', '-n', 'default'], 'no'],
+      [['list', 'secrets', '-n', 'team'], ['get', 'secrets', '-n', 'team'], 'no'],
+      [['create', 'configmaps', '-n', 'team'], ['create', 'configmap', 'probe', '-n', 'team'], 'no'],
+      [['list', 'namespaces'], ['get', 'namespaces'], 'no'],
+      [['get', 'pods', '--subresource=log', '-n', 'team'], [], 'yes'],
+      [['create', 'pods', '--subresource=exec', '-n', 'team'], [], 'no'],
+      [['get', '/healthz'], ['get', '--raw', '/healthz'], 'yes'],
+      [['get', '/metrics'], ['get', '--raw', '/metrics'], 'no'],
+    ];
+    for (const [canI, request, want] of cells) {
+      const answer = await k('auth', 'can-i', ...canI);
+      expect(answer.stdout.trim(), `can-i ${canI.join(' ')}: ${answer.stderr}`).toBe(want);
+      expect(answer.code).toBe(want === 'yes' ? 0 : 1);
+      if (request.length) {
+        const enforced = await k(...request);
+        expect(enforced.code === 0, `${request.join(' ')}: ${enforced.stderr}`).toBe(want === 'yes');
+      }
+    }
+  });
+
+  it('auth can-i --list shows its rules in the namespace', async () => {
+    const r = await k('auth', 'can-i', '--list', '-n', 'team');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^pods\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+    expect(r.stdout).not.toMatch(/^secrets\s/m);
   });
 });

@@ -4,15 +4,81 @@
  * cache's delay. Every ClusterRoleBinding that names the user, then (in a namespace) every
  * RoleBinding there; a binding whose role cannot be found, a subject of unknown kind, or a User or
  * Group subject with a namespace is reported as an error and grants nothing.
+ *
+ * The bindings are found through an index by subject (BINDINGS_BY_SUBJECT), not by scanning them
+ * all per request: only the bindings that could name the user (by name, by one of its groups, or
+ * through a subject of unknown kind, which is reported to everyone) are looked at, in the order a
+ * full scan would meet them, so decisions, reasons and errors are those of the scan.
  */
 import type { ClusterRole } from '../../apis/rbac/v1/clusterrole.js';
 import type { ClusterRoleBinding } from '../../apis/rbac/v1/clusterrolebinding.js';
 import type { Role } from '../../apis/rbac/v1/role.js';
 import type { RoleBinding } from '../../apis/rbac/v1/rolebinding.js';
 import type { PolicyRule, RoleRef, Subject } from '../../apis/rbac/v1/types.js';
-import type { Lister } from '../../machinery/lister.js';
+import type { IndexFunction, Lister } from '../../machinery/lister.js';
 import type { UserInfo } from '../../machinery/user-info.js';
 import { goQuote } from '../index.js';
+
+/** The name of the index the binding listers must keep (rbacListersOf passes bindingSubjectKeys). */
+export const BINDINGS_BY_SUBJECT = 'rbac-binding-subjects';
+
+/** A binding as the index reads it: its namespace ('' for a ClusterRoleBinding) and subjects. */
+interface BindingLike {
+  readonly metadata: { readonly namespace?: string | undefined };
+  readonly subjects?: readonly Subject[] | null | undefined;
+}
+
+/** Index keys: the namespace, then `u` and a username, `g` and a group, or `*` for "ask everyone". */
+const userKey = (namespace: string, username: string): string => `${namespace}\u0000u\u0000${username}`;
+const groupKey = (namespace: string, group: string): string => `${namespace}\u0000g\u0000${group}`;
+const everyoneKey = (namespace: string): string => `${namespace}\u0000*`;
+
+/**
+ * The keys a binding is filed under: one per subject that could name a user. A ServiceAccount
+ * subject names exactly one username (its namespace defaults to the binding's); a subject of
+ * unknown kind may concern anyone, since its error is reported to every user. Pure.
+ */
+export const bindingSubjectKeys: IndexFunction<BindingLike> = (binding) => {
+  const namespace = binding.metadata.namespace ?? '';
+  const keys = new Set<string>();
+  for (const s of binding.subjects ?? []) {
+    switch (s.kind) {
+      case 'User':
+        keys.add(userKey(namespace, s.name));
+        break;
+      case 'Group':
+        keys.add(groupKey(namespace, s.name));
+        break;
+      case 'ServiceAccount': {
+        const saNamespace = s.namespace || namespace;
+        if (saNamespace) keys.add(userKey(namespace, serviceAccountUsername(saNamespace, s.name)));
+        break;
+      }
+      default:
+        keys.add(everyoneKey(namespace));
+    }
+  }
+  return [...keys];
+};
+
+/** The keys a user's bindings in `namespace` are filed under. */
+function keysOfUser(user: UserInfo, namespace: string): string[] {
+  return [userKey(namespace, user.username), ...user.groups.map((g) => groupKey(namespace, g)), everyoneKey(namespace)];
+}
+
+/** Go's sort order of names, which is the listers' key order within one scope. */
+const byName = (a: { metadata: { name?: string } }, b: { metadata: { name?: string } }): number => {
+  const x = a.metadata.name ?? '';
+  const y = b.metadata.name ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** The bindings of one scope that may name the user, each once, in the order a full list has them. */
+function candidateBindings<T extends BindingLike & { metadata: { name?: string } }>(lister: Lister<T>, user: UserInfo, namespace: string): T[] {
+  const found = new Set<T>();
+  for (const key of keysOfUser(user, namespace)) for (const b of lister.byIndex(BINDINGS_BY_SUBJECT, key)) found.add(b);
+  return [...found].sort(byName);
+}
 
 export interface RbacListers {
   readonly roles: Lister<Role>;
@@ -64,7 +130,7 @@ export class RbacRuleResolver {
   }
 
   visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
-    for (const binding of this.listers.clusterRoleBindings.list()) {
+    for (const binding of candidateBindings(this.listers.clusterRoleBindings, user, '')) {
       const match = this.appliesTo(user, binding.subjects ?? [], '', `ClusterRoleBinding ${goQuote(binding.metadata.name ?? '')}`);
       for (const error of match.errors) if (!visit(undefined, undefined, error)) return;
       if (!match.subject) continue;
@@ -73,7 +139,7 @@ export class RbacRuleResolver {
         `ClusterRoleBinding ${goQuote(binding.metadata.name ?? '')} of ${binding.roleRef.kind} ${goQuote(binding.roleRef.name)} to ${describeSubject(subject, '')}`)) return;
     }
     if (!namespace) return;
-    for (const binding of this.listers.roleBindings.list(namespace)) {
+    for (const binding of candidateBindings(this.listers.roleBindings, user, namespace)) {
       const name = `${binding.metadata.name ?? ''}/${namespace}`;
       const match = this.appliesTo(user, binding.subjects ?? [], namespace, `RoleBinding ${goQuote(name)}`);
       for (const error of match.errors) if (!visit(undefined, undefined, error)) return;

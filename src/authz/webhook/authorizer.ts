@@ -159,7 +159,8 @@ export function webhookAuthorizer(opts: WebhookOptions): AuthorizerMode {
       if (status.denied && status.allowed) return { decision: 'deny', reason, failure: 'webhook subject access review returned both allow and deny response' };
       if (status.denied) return { decision: 'deny', reason };
       if (status.allowed) return { decision: 'allow', reason };
-      return { decision: 'no-opinion', reason, ...(status.evaluationError ? { evaluationErrors: [status.evaluationError] } : {}) };
+      // As Kubernetes, the webhook's evaluationError is not passed on: only its decision and reason count.
+      return { decision: 'no-opinion', reason };
     },
     rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true, errors: ['webhook authorizer does not support user rule resolution'] }),
   };
