@@ -13,13 +13,8 @@ import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
 import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
-import { startServiceAccountsController } from '../controllers/serviceaccount/index.js';
-import { startRootCaPublisher } from '../controllers/root-ca-cert-publisher/index.js';
-import { startBootstrapSigner } from '../controllers/bootstrapsigner/index.js';
-import { startTokenCleaner } from '../controllers/tokencleaner/index.js';
-import { startPvcProtectionController } from '../controllers/pvc-protection/index.js';
-import { startPvProtectionController } from '../controllers/pv-protection/index.js';
 import { isControllerEnabled } from '../controllers/selection.js';
+import { serviceAccountControllerDescriptors } from '../controllers/service-account-descriptors.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
@@ -187,11 +182,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   await ensureRbacPolicy(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
-  if (isControllerEnabled('serviceaccount', options.controllers)) controllers.push(startServiceAccountsController({ serviceAccountClient: client.resource('', 'serviceaccounts'), namespaces: listers.for('', 'namespaces'), serviceAccounts: listers.for('', 'serviceaccounts'), log }));
-  if (isControllerEnabled('root-ca-cert-publisher', options.controllers)) controllers.push(startRootCaPublisher({ names, configMapClient: client.resource('', 'configmaps'), namespaces: listers.for('', 'namespaces'), configMaps: listers.for('', 'configmaps'), caPem: material?.servingCaPem ?? '', log }));
-  if (isControllerEnabled('tokencleaner', options.controllers)) controllers.push(startTokenCleaner({ names, secretClient: client.resource('', 'secrets'), secrets: listers.for('', 'secrets'), log }));
-  if (isControllerEnabled('pvc-protection', options.controllers)) controllers.push(startPvcProtectionController({ names, claimClient: client.resource('', 'persistentvolumeclaims'), podClient: client.resource('', 'pods'), claims: listers.for('', 'persistentvolumeclaims'), pods: listers.for('', 'pods'), log }));
-  if (isControllerEnabled('pv-protection', options.controllers)) controllers.push(startPvProtectionController({ names, volumeClient: client.resource('', 'persistentvolumes'), volumes: listers.for('', 'persistentvolumes'), log }));
+  let clusterInfoServer: string | undefined;
+  const saControllers = serviceAccountControllerDescriptors({ caPem: material?.servingCaPem ?? '', clusterInfo: () => (clusterInfoServer ? { server: clusterInfoServer, ...(material?.servingCaPem ? { caPem: material.servingCaPem } : {}) } : undefined) });
+  for (const c of saControllers) if (isControllerEnabled(c.name, options.controllers, c.disabledByDefault)) controllers.push(c.start({ client, listers, names, log }));
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({
@@ -265,8 +258,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
   if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
   const tls = material ? serverTls(material) : undefined;
-  // cluster-info names the address the listener has, so its signer starts once there is one.
-  if (isControllerEnabled('bootstrapsigner', options.controllers)) controllers.push(startBootstrapSigner({ names, configMapClient: client.resource('', 'configmaps'), configMaps: listers.for('', 'configmaps'), secrets: listers.for('', 'secrets'), clusterInfo: { server: url, ...(tls?.caPem ? { caPem: tls.caPem } : {}) }, log }));
+  // cluster-info names the address the listener has.
+  clusterInfoServer = url;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
   return {

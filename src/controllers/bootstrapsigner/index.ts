@@ -30,11 +30,16 @@ export interface BootstrapSignerDeps {
   configMapClient: ResourceClient;
   configMaps: Lister<ConfigMap>;
   secrets: Lister<Secret>;
-  /** What a new cluster-info names: the server's URL and the CA that verifies it (none with an operator's certificate). */
-  clusterInfo: { server: string; caPem?: string };
+  clusterInfo: ClusterInfoSource;
   log: Logger;
   now?: () => Date;
 }
+
+/**
+ * What a new cluster-info names: the server's URL and the CA that verifies it (none with an
+ * operator's certificate); undefined until the server listens (the write is retried until then).
+ */
+export type ClusterInfoSource = () => { server: string; caPem?: string } | undefined;
 
 export interface SigningToken {
   tokenId: string;
@@ -88,7 +93,9 @@ export function startBootstrapSigner(deps: BootstrapSignerDeps): { stop(): void 
   const sync = async (): Promise<void> => {
     const current = configMaps.get(ns, CLUSTER_INFO);
     if (!current) {
-      const data = { [KUBECONFIG_KEY]: clusterInfoKubeconfig(deps.clusterInfo.server, deps.clusterInfo.caPem) };
+      const info = deps.clusterInfo();
+      if (!info) throw new Error('the server has no address to publish yet');
+      const data = { [KUBECONFIG_KEY]: clusterInfoKubeconfig(info.server, info.caPem) };
       try {
         await configMapClient.create(ns, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CLUSTER_INFO, namespace: ns }, data: signedData(data, tokensNow()) } as ConfigMap);
       } catch (e) {
