@@ -9,6 +9,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { AUDIT_BOOLEAN_FLAGS, AUDIT_FLAGS, AUDIT_HELP, parseAuditFlags } from './server/audit-flags.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -108,6 +109,15 @@ Usage: orch-apiserver [flags]
                                 where Service node ports come from (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})
   --watch-history=DURATION      history kept for watch resumption and continue tokens (default 5m)
   --max-request-body-bytes=N    largest request body accepted (default ${DEFAULTS.maxRequestBodyBytes})
+  --enable-priority-and-fairness[=true|false]
+                                API Priority and Fairness: classify, queue fairly, 429 the excess
+                                (default true); false applies the two limits below as they are
+  --max-requests-inflight=N     with APF: summed with the next into the server concurrency limit;
+                                without: the most read-only requests at once, 0 for no limit
+                                (default ${DEFAULTS.maxRequestsInflight})
+  --max-mutating-requests-inflight=N
+                                with APF: see above; without: the most other requests at once, 0
+                                for no limit (default ${DEFAULTS.maxMutatingRequestsInflight})
   --authorization-mode=LIST     authorizers asked in order: AlwaysAllow, AlwaysDeny, ABAC, RBAC,
                                 Webhook (default RBAC); system:masters is always allowed
   --authorization-policy-file=FILE
@@ -120,7 +130,7 @@ Usage: orch-apiserver [flags]
                                 how long a webhook's allow is cached (default 5m)
   --authorization-webhook-cache-unauthorized-ttl=DURATION
                                 how long a webhook's refusal is cached (default 30s)
-  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+${AUDIT_HELP}  --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
 `;
@@ -131,7 +141,7 @@ function fail(message: string): never {
 }
 
 /** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
-const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
+const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration', 'enable-priority-and-fairness'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -182,6 +192,7 @@ async function main(): Promise<void> {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
+        ...AUDIT_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -201,6 +212,9 @@ async function main(): Promise<void> {
         'service-node-port-range': { type: 'string' },
         'watch-history': { type: 'string' },
         'max-request-body-bytes': { type: 'string' },
+        'enable-priority-and-fairness': { type: 'string' },
+        'max-requests-inflight': { type: 'string' },
+        'max-mutating-requests-inflight': { type: 'string' },
         'log-level': { type: 'string' },
         'authorization-mode': { type: 'string' },
         'authorization-policy-file': { type: 'string' },
@@ -211,7 +225,7 @@ async function main(): Promise<void> {
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
-      args: goBoolFlags(process.argv.slice(2), BOOLEAN_FLAGS),
+      args: goBoolFlags(process.argv.slice(2), [...BOOLEAN_FLAGS, ...AUDIT_BOOLEAN_FLAGS]),
       strict: true,
       allowPositionals: false,
     });
@@ -315,6 +329,12 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  let audit: ReturnType<typeof parseAuditFlags>;
+  try {
+    audit = parseAuditFlags(v, apiDomain);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if ((v['tls-cert-file'] === undefined) !== (v['tls-private-key-file'] === undefined)) fail('--tls-cert-file and --tls-private-key-file must be given together');
   let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
   try {
@@ -345,6 +365,9 @@ async function main(): Promise<void> {
   }
   const apiAudiences = listFlag('api-audiences', v['api-audiences']);
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
+  const enablePriorityAndFairness = boolFlag('enable-priority-and-fairness', v['enable-priority-and-fairness']);
+  const maxRequestsInflight = intFlag('max-requests-inflight', v['max-requests-inflight'], DEFAULTS.maxRequestsInflight);
+  const maxMutatingRequestsInflight = intFlag('max-mutating-requests-inflight', v['max-mutating-requests-inflight'], DEFAULTS.maxMutatingRequestsInflight);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
   let server;
@@ -383,7 +406,11 @@ async function main(): Promise<void> {
       ...(v['service-node-port-range'] !== undefined ? { serviceNodePortRange: v['service-node-port-range'] } : {}),
       watchHistoryMs,
       maxRequestBodyBytes,
+      ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
+      maxRequestsInflight,
+      maxMutatingRequestsInflight,
       ...externalAuthn,
+      ...(audit ? { audit } : {}),
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),

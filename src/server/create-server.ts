@@ -47,7 +47,9 @@ import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
+import { createServerAuditor } from './audit.js';
 import { buildChain } from './chain.js';
+import { checkFlowControlOptions, startFlowControl } from './flow-control.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -101,6 +103,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  checkFlowControlOptions(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
@@ -116,6 +119,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
     ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
   });
+  const metrics = createApiMetrics();
+  // The audit policy and webhook kubeconfig are checked before the store opens too.
+  const auditor = createServerAuditor(options.audit, names, log, metrics.registry);
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -202,8 +208,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(compactor);
 
   let issuerDiscovery: IssuerDiscovery | undefined;
-  const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
+  const flowControl = await startFlowControl({ options, names, listers, client, metrics, log });
+  controllers.push(flowControl);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
@@ -232,9 +239,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
     issuerDiscovery: () => issuerDiscovery,
+    debugDump: flowControl.debugDump,
   });
   const chain = buildChain({
     log,
+    ...(auditor ? { audit: auditor } : {}),
     authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
@@ -242,6 +251,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
     authorizationGroup: names.group('authorization'),
+    flowControl: flowControl.flowControl,
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });
@@ -276,6 +286,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
         authentication.close();
         cache.close();
         await listener.close();
+        await auditor?.shutdown();
         await kv.close();
       })();
       return closing;

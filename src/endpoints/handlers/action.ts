@@ -16,6 +16,7 @@ import { respondValue } from '../respond.js';
 import { parseBody, readRequestBody, requestSerializer, strictBodyError } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
 import { scopeOf } from './scope.js';
+import { auditRequestObject } from '../../machinery/audit-record.js';
 
 function decodeBody(sub: ActionSubresource, value: unknown): { body: KubeObject; unknownFields: string[] } {
   const apiVersion = apiVersionOf(sub.body);
@@ -39,6 +40,7 @@ export async function handleAction(ctx: RequestContext, ep: ResourceEndpoint, in
   const dryRun = q.dryRun('CreateOptions');
   const validation = q.fieldValidation('CreateOptions');
   const raw = parseBody(requestSerializer(ctx, sub.schema), await readRequestBody(ctx, ep));
+  auditRequestObject(ctx.audit, raw);
   const { body, unknownFields } = decodeBody(sub, raw);
   enforceFieldValidation(ctx, validation, unknownFields, strictBodyError(sub.body.kind, sub.body.version));
   const bodyName = body.metadata.name ?? '';
