@@ -10,6 +10,8 @@ import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
 import { AUDIT_BOOLEAN_FLAGS, AUDIT_FLAGS, AUDIT_HELP, parseAuditFlags } from './server/audit-flags.js';
+import { ADMISSION_FLAGS, parseAdmissionFlags } from './server/admission-flags.js';
+import type { AdmissionOptions } from './admission/options.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -130,7 +132,18 @@ Usage: orch-apiserver [flags]
                                 how long a webhook's allow is cached (default 5m)
   --authorization-webhook-cache-unauthorized-ttl=DURATION
                                 how long a webhook's refusal is cached (default 30s)
-${AUDIT_HELP}  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+${AUDIT_HELP}  --enable-admission-plugins=LIST
+                                admission plugins to run besides the default-on ones; order does not
+                                matter, they run in Kubernetes' order
+  --disable-admission-plugins=LIST
+                                default-on admission plugins not to run
+  --admission-control-config-file=FILE
+                                AdmissionConfiguration with per-plugin configuration (inline or path)
+  --default-not-ready-toleration-seconds=N
+                                tolerationSeconds of the not-ready toleration added to pods (default 300)
+  --default-unreachable-toleration-seconds=N
+                                tolerationSeconds of the unreachable toleration added to pods (default 300)
+  --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
 `;
@@ -193,6 +206,7 @@ async function main(): Promise<void> {
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
         ...AUDIT_FLAGS,
+        ...ADMISSION_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -342,6 +356,12 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  let admission: AdmissionOptions = {};
+  try {
+    admission = parseAdmissionFlags(v);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   const anonymousAuth = boolFlag('anonymous-auth', v['anonymous-auth']);
   const requestHeader = {
     requestheaderAllowedNames: listFlag('requestheader-allowed-names', v['requestheader-allowed-names']),
@@ -411,6 +431,7 @@ async function main(): Promise<void> {
       maxMutatingRequestsInflight,
       ...externalAuthn,
       ...(audit ? { audit } : {}),
+      admission,
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),

@@ -1,14 +1,11 @@
 /**
- * The controllers of service accounts, bootstrap tokens and storage protection, as descriptors in
+ * The controllers of service accounts and bootstrap tokens, as descriptors in
  * kube-controller-manager's names: the identity each acts as in Kubernetes (the subject of its
  * `system:controller:<role>` binding), whether it is off unless named, and how to start it from
  * what every controller is given (a client, the listers, the API names, a logger).
  */
 import type { ConfigMap } from '../apis/core/v1/configmap.js';
 import type { Namespace } from '../apis/core/v1/namespace.js';
-import type { PersistentVolume } from '../apis/core/v1/persistentvolume.js';
-import type { PersistentVolumeClaim } from '../apis/core/v1/persistentvolumeclaim.js';
-import type { Pod } from '../apis/core/v1/pod.js';
 import type { Secret } from '../apis/core/v1/secret.js';
 import type { ServiceAccount } from '../apis/core/v1/serviceaccount.js';
 import type { InProcessClient } from '../client/in-process-client.js';
@@ -16,8 +13,6 @@ import type { ApiNames } from '../machinery/api-names.js';
 import type { ListerSource } from '../machinery/lister.js';
 import type { Logger } from '../machinery/logger.js';
 import { startBootstrapSigner, type ClusterInfoSource } from './bootstrapsigner/index.js';
-import { startPvProtectionController } from './pv-protection/index.js';
-import { startPvcProtectionController } from './pvc-protection/index.js';
 import { startRootCaPublisher } from './root-ca-cert-publisher/index.js';
 import { startServiceAccountsController } from './serviceaccount/index.js';
 import { startTokenCleaner } from './tokencleaner/index.js';
@@ -90,24 +85,6 @@ export function serviceAccountControllerDescriptors(deps: ServiceAccountControll
           clusterInfo: deps.clusterInfo,
           log: ctx.log,
         }),
-    },
-    {
-      name: 'pvc-protection',
-      serviceAccount: 'pvc-protection-controller',
-      start: (ctx) =>
-        startPvcProtectionController({
-          names: ctx.names,
-          claimClient: ctx.client.resource('', 'persistentvolumeclaims'),
-          podClient: ctx.client.resource('', 'pods'),
-          claims: core<PersistentVolumeClaim>(ctx, 'persistentvolumeclaims'),
-          pods: core<Pod>(ctx, 'pods'),
-          log: ctx.log,
-        }),
-    },
-    {
-      name: 'pv-protection',
-      serviceAccount: 'pv-protection-controller',
-      start: (ctx) => startPvProtectionController({ names: ctx.names, volumeClient: ctx.client.resource('', 'persistentvolumes'), volumes: core<PersistentVolume>(ctx, 'persistentvolumes'), log: ctx.log }),
     },
   ];
 }

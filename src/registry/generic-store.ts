@@ -292,7 +292,9 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     carryUpdateSystemFields(obj.metadata, current.metadata);
     if (opts.managedFields) setManagedFields(obj, opts.managedFields(current, obj));
-    await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
+    // An action (pods/binding) was admitted as a create of its body by its handler, as in Kubernetes.
+    const admitted = sub?.kind !== 'action';
+    if (admitted) await this.admission.admit(this.attrs('UPDATE', scope, name, opts.subresource, opts.dryRun, obj, current));
     if (partial) {
       partial.prepareForUpdate?.(obj, current, ctx);
     } else {
@@ -312,7 +314,7 @@ export class GenericStore extends StoreReads {
       if (errs.length) throw this.invalid(name, errs);
       warnings.push(...(strategy.warnings?.(o, current, ctx) ?? []));
       if (!partial) strategy.canonicalize?.(o);
-      await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
+      if (admitted) await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
     };
     if (!partial && strategy.beginUpdate && !opts.dryRun) {
       // As on create: a refused update must not take and give back allocations.
@@ -396,7 +398,11 @@ export class GenericStore extends StoreReads {
       if (strategy.deletePendingConflict && current.metadata.deletionTimestamp && strategy.holdsDeletion?.(current)) {
         throw errors.conflict(this.groupResource, name, strategy.deletePendingConflict);
       }
-      await this.admission.validate(this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current));
+      // Both phases, with the old object, as Kubernetes' delete runs admission (mutating plugins see
+      // the delete too, though there is no object to change).
+      const deleteAttrs = this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current);
+      await this.admission.admit(deleteAttrs);
+      await this.admission.validate(deleteAttrs);
 
       const marked = structuredClone(current);
       applyPropagationFinalizers(marked, options);
@@ -428,6 +434,28 @@ export class GenericStore extends StoreReads {
       }
     }
     throw errors.conflict(this.groupResource, name, 'the object is being changed too often to delete it; try again');
+  }
+
+  /**
+   * Admission of a create on a subresource that stores nothing of its own (TokenRequest): both
+   * phases, with the request object as the object, before the subresource acts. Mutating admission
+   * may change `request`. Throws a StatusError to refuse.
+   */
+  async admitSubresourceCreate(scope: RequestScope, name: string, subresource: string, request: KubeObject, dryRun: boolean): Promise<void> {
+    const attrs = this.attrs('CREATE', scope, name, subresource, dryRun, request);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
+  }
+
+  /**
+   * Admission of a CONNECT (exec, attach, port-forward, proxy): both phases, with the connect
+   * options object (PodExecOptions, ...) as the object; nothing is stored. Throws a StatusError to
+   * refuse the connection.
+   */
+  async admitConnect(scope: RequestScope, name: string, subresource: string, options: KubeObject): Promise<void> {
+    const attrs = this.attrs('CONNECT', scope, name, subresource, false, options);
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
   }
 
   /** Deletes every object the list options select, each with the same delete options. */

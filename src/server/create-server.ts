@@ -4,14 +4,13 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
-import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
-import { serviceAccountAdmission } from '../admission/plugins/service-account/index.js';
+import { buildAdmissionPlugins } from '../admission/build.js';
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
+import { startStorageProtectionControllers } from '../controllers/storage-protection/index.js';
 import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { isControllerEnabled } from '../controllers/selection.js';
 import { serviceAccountControllerDescriptors } from '../controllers/service-account-descriptors.js';
@@ -44,6 +43,7 @@ import { accessReviewer } from '../authz/reviews.js';
 import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
 import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
+import { ensureSystemPriorityClasses } from './ensure-priority-classes.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
@@ -110,6 +110,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
+  const admissionPlugins = buildAdmissionPlugins({ options: options.admission, names, listers: lateListers, log });
   const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
   const authentication = buildAuthentication({
     options,
@@ -145,9 +146,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const admission = admissionChain([
     // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
-    namespaceLifecycle(names, listers.for('', 'namespaces')),
-    serviceAccountAdmission(names, { serviceAccounts: listers.for('', 'serviceaccounts'), namespaces: listers.for('', 'namespaces') }),
-    defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
+    ...admissionPlugins,
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
@@ -186,11 +185,13 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     controllers.push(namespaceController);
   }
   await ensureRbacPolicy(client, names, log);
+  await ensureSystemPriorityClasses(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
   let clusterInfoServer: string | undefined;
   const saControllers = serviceAccountControllerDescriptors({ caPem: material?.servingCaPem ?? '', clusterInfo: () => (clusterInfoServer ? { server: clusterInfoServer, ...(material?.servingCaPem ? { caPem: material.servingCaPem } : {}) } : undefined) });
   for (const c of saControllers) if (isControllerEnabled(c.name, options.controllers, c.disabledByDefault)) controllers.push(c.start({ client, listers, names, log }));
+  controllers.push(startStorageProtectionControllers({ client, listers, names, log }));
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({

@@ -5,6 +5,7 @@ import type { Logger, LogLevel } from '../machinery/logger.js';
 import type { OidcOptions } from '../authn/oidc/index.js';
 import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
 import type { AuditServerOptions } from './audit.js';
+import type { AdmissionOptions } from '../admission/options.js';
 
 export interface ServerOptions {
   /**
@@ -148,6 +149,8 @@ export interface ServerOptions {
   authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
   /** How long one call of the authorization webhook may take (default 30 s, as Kubernetes'). Library only. */
   authorizationWebhookTimeoutMs?: number;
+  /** Admission plugins: which run (`--enable/disable-admission-plugins`), their configuration file, their settings. */
+  admission?: AdmissionOptions;
   logLevel?: LogLevel;
   logger?: Logger;
 }

@@ -49,6 +49,8 @@ export async function handleAction(ctx: RequestContext, ep: ResourceEndpoint, in
   const errs = sub.validateBody?.(body, sctx) ?? [];
   if (errs.length) throw errors.invalid({ group: sub.body.group, kind: sub.body.kind }, info.name, errs);
   const uid = body.metadata.uid;
+  // Kubernetes admits a binding as a create of the subresource with the Binding as the object.
+  await ep.store.admitSubresourceCreate(scopeOf(ctx), info.name, info.subresource, body, dryRun);
   await ep.store.update(
     scopeOf(ctx),
     info.name,

@@ -17,6 +17,7 @@ import { respondConverted, tableContext } from '../transform/respond-converted.j
 import { negotiateWriteOutput } from '../transform/respond-object.js';
 import { bodyProblems, readRequestValue, strictBodyError } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
+import { scopeOf } from './scope.js';
 
 function decodeRequest(sub: CreateSubresource, value: unknown): { request: KubeObject; unknownFields: string[] } {
   const { kind, version } = sub.request;
@@ -42,10 +43,12 @@ export async function handleNamedCreate(ctx: RequestContext, ep: ResourceEndpoin
   const out = negotiateWriteOutput(ctx, ep, 'object', sub.schema);
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const validation = q.fieldValidation('CreateOptions');
-  q.dryRun('CreateOptions');
+  const dryRun = q.dryRun('CreateOptions');
   const { value, body } = await readRequestValue(ctx, ep, sub.request.kind, sub.schema);
   const { request, unknownFields } = decodeRequest(sub, value);
   enforceFieldValidation(ctx, validation, bodyProblems(validation, sub.schema, body, unknownFields), strictBodyError(sub.request.kind, sub.request.version));
+  // As Kubernetes: the request goes through admission as a create of the subresource.
+  await ep.store.admitSubresourceCreate(scopeOf(ctx), info.name, info.subresource, request, dryRun);
   const answer = await sub.create(info.name, request, {
     names: ep.names,
     namespace: info.namespace,
