@@ -18,6 +18,7 @@ import type { ControllerDescriptor } from './framework/context.js';
 import { startGarbageCollector } from './garbage-collector/index.js';
 import { startNamespaceController } from './namespace/index.js';
 import { startServiceAccountTokenController } from './serviceaccount-tokens/index.js';
+import { serviceAccountControllerDescriptors, type ServiceAccountControllerDeps } from './service-account-descriptors.js';
 import { startPvcProtectionController, startPvProtectionController } from './storage-protection/index.js';
 
 export { checkControllerSelection, startControllerManager, type ControllerManager, type ControllerManagerDeps } from './framework/manager.js';
@@ -36,6 +37,8 @@ export interface ServerControllerDeps {
   accessReviewer: AccessReviewer;
   /** The legacy service-account token Secrets' filler; absent without a signing key. */
   serviceAccountTokens?: { caPem: string; signLegacyToken(sa: { namespace: string; name: string; uid: string }, secretName: string): Promise<string> };
+  /** The CA pods trust and what cluster-info names (serviceaccount, root-ca-cert-publisher, bootstrapsigner). */
+  serviceAccountControllers?: ServiceAccountControllerDeps;
 }
 
 /** kube-controller-manager 1.25's controllers that this server knows by name but does not run. */
@@ -92,11 +95,7 @@ export function controllerDescriptors(deps: ServerControllerDeps): ControllerDes
     },
     { name: 'csrapproving', serviceAccount: 'certificate-controller', start: (ctx) => startCsrApprovingController(ctx, deps.accessReviewer) },
     { name: 'csrcleaner', serviceAccount: 'certificate-controller', start: (ctx) => startCsrCleanerController(ctx) },
-    // Built beside this list by their own work; named here so --controllers knows them.
-    { name: 'serviceaccount', serviceAccount: 'service-account-controller' },
-    { name: 'root-ca-cert-publisher', serviceAccount: 'root-ca-cert-publisher' },
-    { name: 'tokencleaner', serviceAccount: 'token-cleaner', disabledByDefault: true },
-    { name: 'bootstrapsigner', serviceAccount: 'bootstrap-signer', disabledByDefault: true },
+    ...serviceAccountControllerDescriptors(deps.serviceAccountControllers ?? { caPem: '', clusterInfo: () => undefined }),
     { name: 'pvc-protection', serviceAccount: 'pvc-protection-controller', start: (ctx) => startPvcProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
     { name: 'pv-protection', serviceAccount: 'pv-protection-controller', start: (ctx) => startPvProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
   ];

@@ -191,6 +191,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   if (namespaceStore) await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
   await ensureRbacPolicy(client, names, log);
   await ensureSystemPriorityClasses(client, names, log);
+  let clusterInfoServer: string | undefined;
   const controllerManager = await startControllers({
     settings: controllerSettings,
     client,
@@ -204,6 +205,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       registry,
       accessReviewer: env.accessReviewer as NonNullable<KindEnvironment['accessReviewer']>,
       ...(saTokens?.signLegacyToken ? { serviceAccountTokens: { caPem: material?.servingCaPem ?? '', signLegacyToken: saTokens.signLegacyToken } } : {}),
+      serviceAccountControllers: {
+        caPem: material?.servingCaPem ?? '',
+        // cluster-info names the address the listener has, known once it listens (below).
+        clusterInfo: () => (clusterInfoServer ? { server: clusterInfoServer, ...(material?.servingCaPem ? { caPem: material.servingCaPem } : {}) } : undefined),
+      },
     },
   });
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
@@ -272,6 +278,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // The kubernetes Service and this instance's address in its endpoints, kept by every instance.
   const apiserverEndpoints = await startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
   const tls = material ? serverTls(material) : undefined;
+  // cluster-info names the address the listener has.
+  clusterInfoServer = url;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
   return {

@@ -188,7 +188,13 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
   const roles: Role[] = [
     nsRole(clusterInfo, names.publicNamespace, [rule(['get'], [''], ['configmaps'], ['cluster-info'])]),
     // The namespaced controller roles of Kubernetes 1.25 (bootstrap signer, token cleaner).
-    nsRole('system:controller:bootstrap-signer', names.publicNamespace, [rule(READ, [''], ['configmaps']), rule(['update'], [''], ['configmaps'], ['cluster-info']), eventsRule]),
+    nsRole('system:controller:bootstrap-signer', names.publicNamespace, [
+      rule(READ, [''], ['configmaps']),
+      rule(['update'], [''], ['configmaps'], ['cluster-info']),
+      // cluster-info is made when missing (as kubeadm lays it out); Kubernetes' signer only updates it.
+      rule(['create'], [''], ['configmaps']),
+      eventsRule,
+    ]),
     nsRole('system:controller:bootstrap-signer', system, [rule(READ, [''], ['secrets'])]),
     nsRole('system:controller:token-cleaner', system, [rule(['delete', 'get', 'list', 'watch'], [''], ['secrets']), eventsRule]),
   ];
