@@ -29,7 +29,8 @@ import { createServiceAllocators, parseServiceRanges } from '../registry/allocat
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceListers } from '../registry/lister.js';
 import { deferredListerSource, type ListerSource } from '../machinery/lister.js';
-import { ResourceRegistry } from '../registry/registry.js';
+import { ResourceRegistry, type RegisteredResource } from '../registry/registry.js';
+import { createResourceSets } from './resource-sets.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
 import { registerWatchCacheMetrics } from '../storage/cacher/cache-metrics.js';
@@ -158,14 +159,18 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
     cache.register(prefix, store.makeEntry, { group: def.group, version: def.version, kind: def.kind, resource: def.resource });
   }
+  const served: RegisteredResource[] = [];
   for (const def of definitions) {
     if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
     const stored = def.storedAs ?? def;
     const store = hubs.get(`${stored.group}/${stored.resource}`);
     if (!store) throw new Error(`${def.group}/${def.version} ${def.kind} converts to a storage version that is not defined`);
-    registry.add({ def, store });
+    served.push({ def, store });
   }
+  registry.change({ add: served });
   await cache.start(REGISTRY_PREFIX);
+  // Resources added while the server runs (custom resources) get their stores here, as the built-ins did above.
+  const resourceSets = createResourceSets({ registry, kv, cache, admission, names, hubs, keyPrefixOf });
 
   const client = new InProcessClient(registry, hubs);
   const controllers: { stop(): void }[] = [];
@@ -204,10 +209,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const storageCheck = { name: 'etcd', check: async () => void (await kv.currentRevision()) };
   const version = versionInfo(PACKAGE_VERSION);
   const router = createRouter({
-    discovery: buildDiscovery(registry),
+    discovery: registry.derived(buildDiscovery),
     apiDiscoveryGroup: names.group('apidiscovery'),
     version,
-    openapi: createOpenApiHandler(createOpenApiDocuments(registry, names, { version: version.gitVersion ?? '' })),
+    openapi: createOpenApiHandler(registry.derived((snapshot) => createOpenApiDocuments(snapshot, names, { version: version.gitVersion ?? '' }))),
     health: {
       livez: [{ name: 'ping', check: async () => undefined }, { name: 'log', check: async () => undefined }, storageCheck],
       readyz: [
