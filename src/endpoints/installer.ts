@@ -53,6 +53,7 @@ export function notFoundResource(): StatusError {
 
 /** Kubernetes' warning for a deprecated version: `apps/v1beta1 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment`. */
 function deprecationWarning(def: ResourceDefinition, d: Deprecation): string {
+  if (d.warning !== undefined) return d.warning;
   const use = d.replacement ? `; use ${d.replacement} ${def.kind}` : '';
   return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+, unavailable in v${d.removedIn}+${use}`;
 }

@@ -11,6 +11,8 @@ import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
+import { startCrdController } from '../controllers/crd-status/index.js';
+import type { CustomResourceDefinition } from '../apis/apiextensions/index.js';
 import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
@@ -183,6 +185,9 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   await ensureRbacPolicy(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
+  if (hubs.has(`${names.group('apiextensions')}/customresourcedefinitions`)) {
+    controllers.push(startCrdController({ client, crds: listers.for<CustomResourceDefinition>(names.group('apiextensions'), 'customresourcedefinitions'), names, registry, resourceSets, log }));
+  }
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({
