@@ -15,17 +15,19 @@ import type { JSONSchemaProps, SchemaExtensionKeys } from '../types.js';
 
 export function customResourceStruct(name: string, root: JSONSchemaProps | undefined, x: SchemaExtensionKeys): StructSchema {
   const fields: Record<string, FieldSpec> = { ...objectHeader };
+  const required = new Set(root?.required ?? []);
   for (const [key, prop] of Object.entries(root?.properties ?? {})) {
     if (key in objectHeader) continue;
-    fields[key] = field(prop, `${name}.${key}`, x);
+    fields[key] = field(prop, `${name}.${key}`, x, required.has(key));
   }
   // No schema at all, or an open root: every other top-level field is kept.
   const open = !root || root[x.preserveUnknownFields] === true;
   return t.struct(name, fields, { preserveUnknownFields: open, ...(root?.description ? { description: root.description } : {}) });
 }
 
-function field(s: JSONSchemaProps, name: string, x: SchemaExtensionKeys): FieldSpec {
-  return { schema: schemaOf(s, name, x), presence: 'pointer', required: false, ...(s.description ? { description: s.description } : {}), ...(s.default !== undefined ? { default: s.default } : {}) };
+/** A field; `required` is published in OpenAPI (validation.ts enforces it, with Kubernetes' message). */
+function field(s: JSONSchemaProps, name: string, x: SchemaExtensionKeys, required: boolean): FieldSpec {
+  return { schema: schemaOf(s, name, x), presence: 'pointer', required, ...(s.description ? { description: s.description } : {}), ...(s.default !== undefined ? { default: s.default } : {}) };
 }
 
 function schemaOf(s: JSONSchemaProps, name: string, x: SchemaExtensionKeys): Schema {
@@ -42,7 +44,8 @@ function schemaOf(s: JSONSchemaProps, name: string, x: SchemaExtensionKeys): Sch
       if (props.length === 0 && (preserve || additional === true || s[x.embeddedResource] === true)) return t.raw({ openapi: leaf(s, x) });
       if (props.length === 0) return t.struct(name, {}, structOpts(s, x, preserve));
       const fields: Record<string, FieldSpec> = {};
-      for (const [key, prop] of props) fields[key] = field(prop, `${name}.${key}`, x);
+      const required = new Set(s.required ?? []);
+      for (const [key, prop] of props) fields[key] = field(prop, `${name}.${key}`, x, required.has(key));
       return t.struct(name, fields, structOpts(s, x, preserve || s[x.embeddedResource] === true));
     }
     case 'array': {
@@ -70,5 +73,6 @@ function leaf(s: JSONSchemaProps, x: SchemaExtensionKeys): Record<string, unknow
 
 function structOpts(s: JSONSchemaProps, x: SchemaExtensionKeys, preserve: boolean): { structType?: 'atomic' | 'granular'; preserveUnknownFields?: boolean; description?: string } {
   const mapType = s[x.mapType] as 'atomic' | 'granular' | undefined;
-  return { ...(mapType ? { structType: mapType } : {}), ...(preserve ? { preserveUnknownFields: true } : {}), ...(s.description ? { description: s.description } : {}) };
+  // The description stays on the field that holds the struct, so explain prints it once.
+  return { ...(mapType ? { structType: mapType } : {}), ...(preserve ? { preserveUnknownFields: true } : {}) };
 }
