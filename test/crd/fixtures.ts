@@ -42,6 +42,7 @@ export function cronTabCrd(x = 'x-orch-'): Record<string, unknown> {
                       items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
                     },
                     tags: { type: 'array', [`${x}list-type`]: 'set', items: { type: 'string' } },
+                    args: { type: 'array', items: { type: 'string' } },
                     labels: { type: 'object', additionalProperties: { type: 'string' } },
                     size: { [`${x}int-or-string`]: true },
                   },
