@@ -27,8 +27,14 @@ export async function cleanUpCustomResources(deps: CleanupDeps): Promise<void> {
   const { client, crd, names } = deps;
   const name = crd.metadata.name ?? '';
   const plural = crd.status?.acceptedNames?.plural;
+  const terminating = crd.status?.conditions?.find((c) => c.type === 'Terminating');
+  // Each write is a change the controller is told of: write only what differs, or it would feed itself.
+  const report = async (reason: string, message: string): Promise<void> => {
+    if (terminating?.reason === reason && terminating.message === message) return;
+    await deps.writeStatus(name, (c) => setCrdCondition(c, { type: 'Terminating', status: 'True', reason, message }, now()));
+  };
   if (plural) {
-    await deps.writeStatus(name, (c) => setCrdCondition(c, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now()));
+    if (terminating?.reason === 'InstanceDeletionPending' || !terminating) await report('InstanceDeletionInProgress', 'CustomResource deletion is in progress');
     let resource;
     try {
       resource = client.resource(crd.spec.group, plural);
@@ -41,12 +47,11 @@ export async function cleanUpCustomResources(deps: CleanupDeps): Promise<void> {
         const left = await resource.list('');
         if (left.length) throw new Error(`${left.length} instances remain (waiting for their finalizers)`);
       } catch (e) {
-        const message = `could not issue all deletes: ${e instanceof Error ? e.message : String(e)}`;
-        await deps.writeStatus(name, (c) => setCrdCondition(c, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionFailed', message }, now()));
+        await report('InstanceDeletionFailed', `could not issue all deletes: ${e instanceof Error ? e.message : String(e)}`);
         throw e;
       }
     }
-    await deps.writeStatus(name, (c) => setCrdCondition(c, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now()));
+    await report('InstanceDeletionCompleted', 'removed all instances');
   }
   await deps.stopServing();
   const finalizer = crdCleanupFinalizer(names);

@@ -64,6 +64,12 @@ export function startCrdController(deps: CrdControllerDeps): { stop(): void } {
     }
     if (crd.metadata.deletionTimestamp) {
       if (!(crd.metadata.finalizers ?? []).includes(crdCleanupFinalizer(names))) return;
+      const terminating = `terminating:${crd.metadata.uid ?? ''}`;
+      if (servedAs.has(name) && servedAs.get(name) !== terminating) {
+        // Still served (its objects must be deletable), but refusing creates from now on.
+        await resourceSets.serve(crdSetId(name), customResourceDefinitions(plain(crd), names));
+        servedAs.set(name, terminating);
+      }
       await cleanUpCustomResources({ client, crd, names, log, writeStatus, stopServing: async () => {
         servedAs.delete(name);
         await resourceSets.remove(crdSetId(name));

@@ -2,9 +2,11 @@
  * The served definitions of a CustomResourceDefinition: one per served version, made exactly like
  * a built-in kind's (schema, strategy, subresources, table), so the generic code serves them. The
  * storage version is the hub; other versions convert with strategy None (only apiVersion changes).
- * Names are the CRD's accepted names (status.acceptedNames), as Kubernetes serves them.
+ * Names are the CRD's accepted names (status.acceptedNames), as Kubernetes serves them. While
+ * the CRD is being deleted, creates are refused.
  */
 import type { ApiNames } from '../../../../machinery/api-names.js';
+import { errors } from '../../../../machinery/errors.js';
 import { nameValidators } from '../../../../machinery/name-validation.js';
 import type { FieldError } from '../../../../machinery/field-errors.js';
 import { statusSubresource, type ResourceDefinition, type SubresourceDefinition } from '../../../../registry/define-resource.js';
@@ -26,6 +28,7 @@ function withApiVersion(obj: KubeObject, apiVersion: string): KubeObject {
 /** The definitions to serve; empty when the CRD has no accepted names yet. */
 export function customResourceDefinitions(crd: CustomResourceDefinition, names: ApiNames): ResourceDefinition[] {
   const accepted = crd.status?.acceptedNames;
+  const terminating = crd.metadata.deletionTimestamp !== undefined;
   const storage = storageVersionOf(crd);
   if (!accepted?.plural || !accepted.kind || !storage) return [];
   const group = crd.spec.group;
@@ -66,6 +69,12 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, names: 
           else obj.status = structuredClone(old.status);
         },
         validate: (obj): FieldError[] => validateCustomObject(obj as Record<string, unknown>, root, x),
+        ...(terminating
+          ? {
+              // Objects are being deleted with their CRD: none may be added meanwhile.
+              beginCreate: (): Promise<undefined> => Promise.reject(errors.methodNotAllowed('create not allowed while custom resource definition is terminating')),
+            }
+          : {}),
       },
       ...(v !== storage ? { conversion: { toHub: (o: KubeObject) => withApiVersion(o, hubApiVersion), fromHub: (o: KubeObject) => withApiVersion(o, apiVersion) } } : {}),
       ...(v.deprecated
