@@ -215,6 +215,11 @@ export interface Deprecation {
   readonly removedIn: string;
   /** The version to use instead, `group/version`. */
   readonly replacement?: string;
+  /**
+   * The whole warning text, when the version says it (a CRD version's deprecationWarning); the
+   * other fields are then only what metrics report.
+   */
+  readonly warning?: string;
 }
 
 /** What a review kind's create may know: the strategy context and the request's abort signal. */
@@ -308,8 +313,16 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly schema: StructSchema<T>;
   readonly strategy: Strategy<T>;
   readonly subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
-  /** A minimal valid object without name or namespace, for the generic suite and examples. */
-  readonly fixture?: () => Record<string, unknown>;
+  /**
+   * A minimal valid object without name or namespace, for the generic suite and examples. Kinds
+   * whose content must match their name get the name the suite uses (see fixtureName).
+   */
+  readonly fixture?: (name?: string) => Record<string, unknown>;
+  /**
+   * For kinds whose name is bound to their content (a CRD is `<plural>.<group>`): the name the
+   * generic suites give the object they chose `name` for; the fixture is then made for it.
+   */
+  readonly fixtureName?: (name: string) => string;
   /** Set on a served version that is not the storage version: how to convert to and from the hub. */
   readonly conversion?: VersionConversion;
   /**

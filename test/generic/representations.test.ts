@@ -45,7 +45,10 @@ describe.each(['orch.io', 'k8s.io'])('every kind in every representation (%s)', 
   const TABLE = `application/json;as=Table;g=${names.metaGroup};v=v1`;
   const definitions = builtinResources
     .map((f) => f(names, { names }))
-    .filter((d) => d.fixture && ['create', 'get'].every((v) => (d.verbs ?? ALL_VERBS).includes(v as never)));
+    .filter((d) => d.fixture && ['create', 'get'].every((v) => (d.verbs ?? ALL_VERBS).includes(v as never)))
+    // A controller writes a CRD's status right after its create, so two reads of it differ by design;
+    // test/crd/crd-protobuf.test.ts covers its representations.
+    .filter((d) => d.kind !== 'CustomResourceDefinition');
   const NS = 'representations';
   let s: TestServer;
 
@@ -58,8 +61,12 @@ describe.each(['orch.io', 'k8s.io'])('every kind in every representation (%s)', 
 
   it.each(definitions.map((d) => [`${d.group || 'core'}/${d.version} ${d.kind}`, d] as const))('%s', async (_label, def) => {
     const apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
-    const fixture = (def.fixture as () => Obj)();
-    const object = (name: string): Obj => ({ ...fixture, apiVersion, kind: def.kind, metadata: { ...(fixture.metadata ?? {}), name } });
+    // A kind whose name follows its content (a CRD) names the objects the suite makes.
+    const object = (raw: string): Obj => {
+      const name = def.fixtureName?.(raw) ?? raw;
+      const fixture = (def.fixture as (n?: string) => Obj)(name);
+      return { ...fixture, apiVersion, kind: def.kind, metadata: { ...(fixture.metadata ?? {}), name } };
+    };
     const base = `rt-${def.group.split('.')[0] || 'core'}-${def.singular}-${def.version}`.replace(/[^a-z0-9-]/g, '-');
     const coll = collection(def, NS);
 

@@ -73,8 +73,8 @@ const KUBERNETES_1_25: Entry[] = [
 
   res('admissionregistration.k8s.io/v1', 'mutatingwebhookconfigurations', CLUSTER),
   res('admissionregistration.k8s.io/v1', 'validatingwebhookconfigurations', CLUSTER),
-  res('apiextensions.k8s.io/v1', 'customresourcedefinitions', CLUSTER, EXTENSIONS),
-  sub('apiextensions.k8s.io/v1', 'customresourcedefinitions/status', EXTENSIONS),
+  res('apiextensions.k8s.io/v1', 'customresourcedefinitions', CLUSTER),
+  sub('apiextensions.k8s.io/v1', 'customresourcedefinitions/status'),
   res('apiregistration.k8s.io/v1', 'apiservices', CLUSTER, EXTENSIONS),
   sub('apiregistration.k8s.io/v1', 'apiservices/status', EXTENSIONS),
   res('apps/v1', 'controllerrevisions', NS),

@@ -80,6 +80,7 @@ const EXPECTED: Record<string, Expectation> = {
   'rbac.authorization/v1/RoleBinding': { columns: bindingColumns, cells: { Role: 'Role/reader', Groups: '' } },
   'rbac.authorization/v1/ClusterRole': { columns: defaultColumns, cells: {} },
   'rbac.authorization/v1/Role': { columns: defaultColumns, cells: {} },
+  'apiextensions/v1/CustomResourceDefinition': { columns: defaultColumns, cells: {} },
   'discovery/v1/EndpointSlice': { columns: ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'], cells: { AddressType: 'IPv4', Ports: '80', Endpoints: '10.1.2.3' } },
   'flowcontrol.apiserver/v1beta2/FlowSchema': flowSchema,
   'flowcontrol.apiserver/v1beta1/FlowSchema': flowSchema,
@@ -183,9 +184,10 @@ describe('Table of each kind, from its fixture', () => {
     '%s',
     async (key, def) => {
       const expected = EXPECTED[key] as Expectation;
-      const name = def.kind === 'Namespace' ? ns : `t-${keyOf(def).split('/')[0]}-${def.version}-${def.singular}`.replace(/[^a-z0-9-]/g, '-').slice(0, 63);
+      const raw = def.kind === 'Namespace' ? ns : `t-${keyOf(def).split('/')[0]}-${def.version}-${def.singular}`.replace(/[^a-z0-9-]/g, '-').slice(0, 63);
+      const name = def.fixtureName?.(raw) ?? raw;
       if (def.kind !== 'Namespace') {
-        const fixture = (def.fixture as () => Record<string, unknown>)();
+        const fixture = (def.fixture as (n?: string) => Record<string, unknown>)(name);
         const made = await s.post(collection(def, ns), { ...fixture, metadata: { ...((fixture.metadata as object) ?? {}), name } });
         expect(made.status, made.text).toBe(201);
       }
