@@ -12,6 +12,7 @@ import type { ServiceAccountTokenIssuer } from '../machinery/service-account-tok
 import type { KubeObject, StructSchema } from '../schema/index.js';
 import type { ServiceAllocators } from './allocator/types.js';
 import type { TableDefinition } from './table.js';
+import type { GenericStore } from './generic-store.js';
 
 export type { AllocationResult, ServiceAllocators, ValuePool } from './allocator/types.js';
 
@@ -169,6 +170,8 @@ export interface CreateSubresourceContext extends StrategyContext {
   readonly signal: AbortSignal;
   /** Adds a `Warning` header to the answer. */
   warn(message: string): void;
+  /** The request asked for a dry run (`?dryRun=All`). */
+  readonly dryRun: boolean;
 }
 
 /**
@@ -180,7 +183,11 @@ export interface CreateSubresource {
   readonly verbs: readonly Verb[];
   /** The group, version and kind of the request and answer, e.g. authentication/v1 TokenRequest. */
   readonly request: { readonly group: string; readonly version: string; readonly kind: string };
+  /** Older versions of the request's group whose body is accepted too (pods/eviction takes policy/v1beta1). */
+  readonly alsoAcceptedVersions?: readonly string[];
   readonly schema: StructSchema;
+  /** The answer is a `Status` (pods/eviction's Success), not an object of the request's kind. */
+  readonly answersStatus?: boolean;
   /**
    * The answer to `request` (decoded with `schema`, apiVersion and kind already checked) for the
    * parent `name`. Throws a StatusError for a request that cannot be answered. Mutates nothing.
@@ -289,9 +296,14 @@ export interface KindEnvironment {
   readonly serviceAllocators?: ServiceAllocators;
   /** Listers of stored objects, for kinds whose subresources read other objects (TokenRequest). */
   readonly listers?: ListerSource;
+  /** The store of a stored resource by group and resource, for subresources that write other objects (pods/eviction). */
+  readonly stores?: StoreLookup;
   /** Signs service-account tokens; absent when no signing key is configured (no `serviceaccounts/token`). */
   readonly serviceAccountTokens?: ServiceAccountTokenIssuer;
 }
+
+/** Finds the store (the storage version's) of a resource; undefined for one not defined. */
+export type StoreLookup = (group: string, resource: string) => GenericStore | undefined;
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** The group as served, already qualified with the API domain; '' is the core group. */

@@ -43,6 +43,7 @@ import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './a
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
+import { startDisruptionController } from '../controllers/disruption/index.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
 import { buildChain } from './chain.js';
 import { kubeconfigFor } from './kubeconfig.js';
@@ -145,6 +146,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     names,
     serviceAllocators,
     listers,
+    stores: (group, resource) => hubs.get(`${group}/${resource}`),
     tokenReviewer: authentication.tokenReviewer,
     accessReviewer: accessReviewer(authorization.authorizer),
     ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}),
@@ -178,6 +180,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   await ensureRbacPolicy(client, names, log);
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
+  if (options.disruptionController !== false) controllers.push(startDisruptionController({ client, listers, log }));
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({

@@ -94,6 +94,11 @@ export interface ServerOptions {
   runtimeConfig?: string;
   /** How long history is kept for watch resumption and continue tokens (default 5 minutes). */
   watchHistoryMs?: number;
+  /**
+   * Runs the disruption controller, which keeps PodDisruptionBudgets' status (default true).
+   * Library only: tests of the kind alone turn it off to write status themselves.
+   */
+  disruptionController?: boolean;
   /** Largest request body accepted (default 3 MiB). */
   maxRequestBodyBytes?: number;
   /** Deadline of non-watch requests (default 60 s). */

@@ -25,7 +25,6 @@ const res = (gv: string, name: string, namespaced: boolean, missing?: string): E
 const sub = (gv: string, name: string, missing?: string): Entry => ({ gv, name, ...(missing ? { missing } : {}) });
 
 const NODE_AGENT = 'issue 15 §2 (needs a node agent)';
-const EVICTION = 'issue 15 §3';
 const EXTENSIONS = 'custom resources and API aggregation';
 const BINDING = 'issue 15 §1: the legacy bindings collection';
 const COMPONENT_STATUS = 'issue 15 §1: componentstatuses';
@@ -52,7 +51,7 @@ const KUBERNETES_1_25: Entry[] = [
   sub('v1', 'pods/attach', NODE_AGENT),
   sub('v1', 'pods/binding'),
   sub('v1', 'pods/ephemeralcontainers'),
-  sub('v1', 'pods/eviction', EVICTION),
+  sub('v1', 'pods/eviction'),
   sub('v1', 'pods/exec', NODE_AGENT),
   sub('v1', 'pods/log', NODE_AGENT),
   sub('v1', 'pods/portforward', NODE_AGENT),

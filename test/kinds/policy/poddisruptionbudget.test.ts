@@ -10,7 +10,8 @@ const pdb = (name: string, spec: Record<string, unknown>) => ({ metadata: { name
 describe('PodDisruptionBudget', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    // The kind alone: these tests write status as the disruption controller would.
+    s = await startTestServer({ disruptionController: false });
   });
   afterAll(() => s.close());
 
