@@ -227,6 +227,8 @@ export interface Deprecation {
 /** What a review kind's create may know: the strategy context and the request's abort signal. */
 export interface ReviewContext extends StrategyContext {
   readonly signal: AbortSignal;
+  /** The request asked for a dry run: a review that acts on other objects (legacy bindings) changes nothing. */
+  readonly dryRun?: boolean;
 }
 
 /** The answer authentication gives about a bearer token (a TokenReview's status). */
@@ -338,7 +340,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /**
    * A kind that is never stored (TokenReview, SubjectAccessReview): a create decodes what was sent,
    * passes it here and answers 201 with what this returns; nothing is written, and `verbs` should
-   * be `['create']`. Throws a StatusError for a request it refuses (a missing field: 400).
+   * be `['create']`. Throws a StatusError for a request it refuses (a missing field: 400). An answer
+   * of kind `Status` (legacy bindings' Success) is sent as a Status.
    */
   readonly review?: (obj: T, ctx: ReviewContext) => Promise<T>;
 }
