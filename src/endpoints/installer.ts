@@ -54,7 +54,8 @@ export function notFoundResource(): StatusError {
 /** Kubernetes' warning for a deprecated version: `apps/v1beta1 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment`. */
 function deprecationWarning(def: ResourceDefinition, d: Deprecation): string {
   const use = d.replacement ? `; use ${d.replacement} ${def.kind}` : '';
-  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+, unavailable in v${d.removedIn}+${use}`;
+  const removed = d.removedIn ? `, unavailable in v${d.removedIn}+` : '';
+  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+${removed}${use}`;
 }
 
 export interface DeprecatedRequest {
@@ -113,7 +114,7 @@ export function createResourceRouter(
     if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub), conversions: conversionSupport(ep) });
     if (def.deprecation) {
       ctx.warnings.push(deprecationWarning(def, def.deprecation));
-      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
+      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn ?? '' });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
     if (sub?.kind === 'action') return handleAction(ctx, ep, info, sub);

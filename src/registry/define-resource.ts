@@ -218,8 +218,8 @@ export interface VersionConversion {
 export interface Deprecation {
   /** Release the version was deprecated in, e.g. `1.23`. */
   readonly deprecatedIn: string;
-  /** Release it stops being served in, e.g. `1.26`. */
-  readonly removedIn: string;
+  /** Release it stops being served in, e.g. `1.26`; absent when none is planned (v1 ComponentStatus). */
+  readonly removedIn?: string;
   /** The version to use instead, `group/version`. */
   readonly replacement?: string;
 }
@@ -298,6 +298,8 @@ export interface KindEnvironment {
   readonly serviceAllocators?: ServiceAllocators;
   /** Listers of stored objects, for kinds whose subresources read other objects (TokenRequest). */
   readonly listers?: ListerSource;
+  /** Resolves when the storage backend answers, rejects with why not (ComponentStatus etcd-0). */
+  readonly storageHealth?: () => Promise<void>;
   /** The store of a stored resource by group and resource, for subresources that write other objects (pods/eviction). */
   readonly stores?: StoreLookup;
   /** Signs service-account tokens; absent when no signing key is configured (no `serviceaccounts/token`). */
@@ -344,6 +346,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * of kind `Status` (legacy bindings' Success) is sent as a Status.
    */
   readonly review?: (obj: T, ctx: ReviewContext) => Promise<T>;
+  /**
+   * A kind computed at each read, never stored (ComponentStatus): get and list answer from what
+   * this returns; `verbs` should be `['get', 'list']`. Must not throw for an unhealthy component.
+   */
+  readonly computed?: (ctx: { readonly signal: AbortSignal }) => Promise<T[]>;
 }
 
 export type ResourceFactory = (names: ApiNames, env: KindEnvironment) => ResourceDefinition;

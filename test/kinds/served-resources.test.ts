@@ -26,12 +26,11 @@ const sub = (gv: string, name: string, missing?: string): Entry => ({ gv, name, 
 
 const NODE_AGENT = 'issue 15 §2 (needs a node agent)';
 const EXTENSIONS = 'custom resources and API aggregation';
-const COMPONENT_STATUS = 'issue 15 §1: componentstatuses';
 
 /** Kubernetes 1.25, default feature gates and runtime config. */
 const KUBERNETES_1_25: Entry[] = [
   res('v1', 'bindings', NS),
-  res('v1', 'componentstatuses', CLUSTER, COMPONENT_STATUS),
+  res('v1', 'componentstatuses', CLUSTER),
   res('v1', 'configmaps', NS),
   res('v1', 'endpoints', NS),
   res('v1', 'events', NS),
