@@ -23,7 +23,8 @@ function collection(def: ResourceDefinition, ns: string): string {
 let s: TestServer;
 const NS = 'apply-every-kind';
 beforeAll(async () => {
-  s = await startTestServer();
+  // Each kind as applied, with no controller writing status meanwhile.
+  s = await startTestServer({ disruptionController: false });
   expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
 });
 afterAll(() => s.close());
