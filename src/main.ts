@@ -9,6 +9,10 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, pars
 import { parseRuntimeConfig } from './registry/runtime-config.js';
 import { createServer } from './server/create-server.js';
 import { domainBanner } from './server/domain-banner.js';
+import { AUDIT_BOOLEAN_FLAGS, AUDIT_FLAGS, AUDIT_HELP, parseAuditFlags } from './server/audit-flags.js';
+import { ADMISSION_FLAGS, parseAdmissionFlags } from './server/admission-flags.js';
+import type { AdmissionOptions } from './admission/options.js';
+import { CONTROLLER_FLAGS, CONTROLLER_FLAGS_HELP, parseControllerFlags } from './server/controller-flags.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -108,6 +112,15 @@ Usage: orch-apiserver [flags]
                                 where Service node ports come from (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})
   --watch-history=DURATION      history kept for watch resumption and continue tokens (default 5m)
   --max-request-body-bytes=N    largest request body accepted (default ${DEFAULTS.maxRequestBodyBytes})
+  --enable-priority-and-fairness[=true|false]
+                                API Priority and Fairness: classify, queue fairly, 429 the excess
+                                (default true); false applies the two limits below as they are
+  --max-requests-inflight=N     with APF: summed with the next into the server concurrency limit;
+                                without: the most read-only requests at once, 0 for no limit
+                                (default ${DEFAULTS.maxRequestsInflight})
+  --max-mutating-requests-inflight=N
+                                with APF: see above; without: the most other requests at once, 0
+                                for no limit (default ${DEFAULTS.maxMutatingRequestsInflight})
   --authorization-mode=LIST     authorizers asked in order: AlwaysAllow, AlwaysDeny, ABAC, RBAC,
                                 Webhook (default RBAC); system:masters is always allowed
   --authorization-policy-file=FILE
@@ -120,7 +133,18 @@ Usage: orch-apiserver [flags]
                                 how long a webhook's allow is cached (default 5m)
   --authorization-webhook-cache-unauthorized-ttl=DURATION
                                 how long a webhook's refusal is cached (default 30s)
-  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+${AUDIT_HELP}  --enable-admission-plugins=LIST
+                                admission plugins to run besides the default-on ones; order does not
+                                matter, they run in Kubernetes' order
+  --disable-admission-plugins=LIST
+                                default-on admission plugins not to run
+  --admission-control-config-file=FILE
+                                AdmissionConfiguration with per-plugin configuration (inline or path)
+  --default-not-ready-toleration-seconds=N
+                                tolerationSeconds of the not-ready toleration added to pods (default 300)
+  --default-unreachable-toleration-seconds=N
+                                tolerationSeconds of the unreachable toleration added to pods (default 300)
+${CONTROLLER_FLAGS_HELP}  --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
 `;
@@ -131,7 +155,7 @@ function fail(message: string): never {
 }
 
 /** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
-const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration'] as const;
+const BOOLEAN_FLAGS = ['leader-elect', 'anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration', 'enable-priority-and-fairness'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -182,6 +206,9 @@ async function main(): Promise<void> {
         'requestheader-group-headers': { type: 'string', multiple: true },
         'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
         ...EXTERNAL_AUTHN_FLAGS,
+        ...AUDIT_FLAGS,
+        ...ADMISSION_FLAGS,
+        ...CONTROLLER_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -201,6 +228,9 @@ async function main(): Promise<void> {
         'service-node-port-range': { type: 'string' },
         'watch-history': { type: 'string' },
         'max-request-body-bytes': { type: 'string' },
+        'enable-priority-and-fairness': { type: 'string' },
+        'max-requests-inflight': { type: 'string' },
+        'max-mutating-requests-inflight': { type: 'string' },
         'log-level': { type: 'string' },
         'authorization-mode': { type: 'string' },
         'authorization-policy-file': { type: 'string' },
@@ -211,7 +241,7 @@ async function main(): Promise<void> {
         version: { type: 'boolean' },
         help: { type: 'boolean' },
       },
-      args: goBoolFlags(process.argv.slice(2), BOOLEAN_FLAGS),
+      args: goBoolFlags(process.argv.slice(2), [...BOOLEAN_FLAGS, ...AUDIT_BOOLEAN_FLAGS]),
       strict: true,
       allowPositionals: false,
     });
@@ -309,9 +339,21 @@ async function main(): Promise<void> {
   if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
   // Plain HTTP authenticates nobody: token authenticators there would be a promise not kept.
   if (plainHttp && externalAuthnFlagsGiven(v).length > 0) fail(`--insecure-plain-http cannot be combined with ${externalAuthnFlagsGiven(v).join(', ')}`);
+  let controllerManager;
+  try {
+    controllerManager = parseControllerFlags(v);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   let externalAuthn: ExternalAuthnOptions = {};
   try {
     externalAuthn = parseExternalAuthnFlags(v, apiDomain);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  let audit: ReturnType<typeof parseAuditFlags>;
+  try {
+    audit = parseAuditFlags(v, apiDomain);
   } catch (e) {
     fail((e as Error).message);
   }
@@ -319,6 +361,12 @@ async function main(): Promise<void> {
   let tlsMinVersion: TlsVersionName = DEFAULTS.tlsMinVersion;
   try {
     if (v['tls-min-version'] !== undefined) tlsMinVersion = parseTlsMinVersion(v['tls-min-version']);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  let admission: AdmissionOptions = {};
+  try {
+    admission = parseAdmissionFlags(v);
   } catch (e) {
     fail((e as Error).message);
   }
@@ -345,6 +393,9 @@ async function main(): Promise<void> {
   }
   const apiAudiences = listFlag('api-audiences', v['api-audiences']);
   const maxRequestBodyBytes = intFlag('max-request-body-bytes', v['max-request-body-bytes'], DEFAULTS.maxRequestBodyBytes);
+  const enablePriorityAndFairness = boolFlag('enable-priority-and-fairness', v['enable-priority-and-fairness']);
+  const maxRequestsInflight = intFlag('max-requests-inflight', v['max-requests-inflight'], DEFAULTS.maxRequestsInflight);
+  const maxMutatingRequestsInflight = intFlag('max-mutating-requests-inflight', v['max-mutating-requests-inflight'], DEFAULTS.maxMutatingRequestsInflight);
   const dataDir = resolve(v['data-dir'] ?? 'data');
   const started = process.hrtime.bigint();
   let server;
@@ -383,7 +434,13 @@ async function main(): Promise<void> {
       ...(v['service-node-port-range'] !== undefined ? { serviceNodePortRange: v['service-node-port-range'] } : {}),
       watchHistoryMs,
       maxRequestBodyBytes,
+      ...(enablePriorityAndFairness !== undefined ? { enablePriorityAndFairness } : {}),
+      maxRequestsInflight,
+      maxMutatingRequestsInflight,
       ...externalAuthn,
+      ...(audit ? { audit } : {}),
+      admission,
+      controllerManager,
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),

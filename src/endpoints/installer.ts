@@ -114,6 +114,9 @@ export function createResourceRouter(
     if (verb !== 'watch') negotiateOutput(ctx, { schema: responseSchema(def, verb, sub), conversions: conversionSupport(ep) });
     if (def.deprecation) {
       ctx.warnings.push(deprecationWarning(def, def.deprecation));
+      // Kubernetes' audit annotations of a deprecated endpoint (document 1, Versioning).
+      ctx.audit.annotations[names.key('deprecated')] = 'true';
+      if (def.deprecation.removedIn) ctx.audit.annotations[names.key('removed-release')] = def.deprecation.removedIn;
       onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn ?? '' });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);

@@ -11,6 +11,7 @@ import { protobufGaps, protobufSerializer } from '../schema/protobuf/index.js';
 import { jsonSerializer, yamlSerializer, type JsonText, type Serializer } from '../machinery/codec/serializers.js';
 import { PartialObjectMetadata, PartialObjectMetadataList, Status as StatusSchema, type StructSchema } from '../schema/index.js';
 import type { RequestContext } from '../machinery/request-context.js';
+import { auditResponseObject, auditResponseText } from '../machinery/audit-record.js';
 
 export interface OutputOptions {
   /** A watch: only formats with a stream form (JSON, protobuf). */
@@ -133,18 +134,21 @@ export function isPretty(ctx: RequestContext): boolean {
 /** Writes a value; `schema` (the value's type) makes protobuf one of the choices. */
 export function respondValue(ctx: RequestContext, code: number, value: unknown, schema?: StructSchema): void {
   const s = negotiateOutput(ctx, schema ? { schema } : {});
+  auditResponseObject(ctx.audit, value);
   writeBody(ctx, code, s.mediaType, s.encode(value, isPretty(ctx)));
 }
 
 /** Writes stored JSON text: as is for JSON, re-encoded for the other formats. */
 export function respondText(ctx: RequestContext, code: number, text: JsonText, schema?: StructSchema): void {
   const s = negotiateOutput(ctx, schema ? { schema } : {});
+  auditResponseText(ctx.audit, text.json);
   writeBody(ctx, code, s.mediaType, s.encodeText(text, isPretty(ctx)));
 }
 
 /** Writes any thrown value as a Status, negotiated when possible, JSON otherwise. */
 export function respondError(ctx: RequestContext, err: unknown): void {
   const status: Status = toStatus(err);
+  auditResponseObject(ctx.audit, status);
   let s: Serializer = jsonSerializer;
   try {
     s = negotiateOutput(ctx, { schema: StatusSchema });

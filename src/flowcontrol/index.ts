@@ -13,3 +13,10 @@ export interface FlowControl {
    */
   handle(ctx: RequestContext, execute: () => Promise<void>): Promise<void>;
 }
+
+export { createApf, type ApfController, type ApfDeps, TOO_MANY_REQUESTS_MESSAGE, RETRY_AFTER_SECONDS } from './apf.js';
+export { createMaxInFlight } from './max-inflight.js';
+export { noFlowControlMetrics, type FlowControlMetrics } from './metrics.js';
+export { startConfigurationProducer, isBootstrapObject, type ConfigObjectClient, type ConfigurationProducer } from './ensure-configuration.js';
+export { bootstrapConfiguration, autoupdateSpecAnnotation } from './bootstrap.js';
+export { debugDump, DEBUG_DUMP_PATHS } from './debug-dump.js';

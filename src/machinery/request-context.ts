@@ -10,11 +10,38 @@ import { recordResponse } from '../http/response-recorder.js';
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './user-info.js';
 
+/** How much of a request the audit policy records, least first (audit.<domain>/v1 Level). */
+export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
+
 export interface AuditContext {
   /** The request's audit ID, set by the audit filter (the client's `Audit-ID` or a new one). */
   id?: string;
   /** Annotations that later stages (authorization, admission) add to the request's audit event. */
   readonly annotations: Record<string, string>;
+  /**
+   * The level the audit policy chose for this request, set by the audit filter after
+   * authentication; absent while auditing is off. Handlers record bodies only at the levels that
+   * ask for them (src/machinery/audit-record.ts), so an unaudited request pays nothing.
+   */
+  level?: AuditLevel;
+  /** The policy asks for request and response objects without metadata.managedFields. */
+  omitManagedFields?: boolean;
+  /** What handlers recorded for the event (src/machinery/audit-record.ts); the audit filter reads them. */
+  record?: AuditRecord;
+}
+
+/** What the handlers tell the audit event; each field only at the level that logs it. */
+export interface AuditRecord {
+  /** The decoded request body (Request level and above). */
+  requestObject?: unknown;
+  /** The answer's object (RequestResponse level). */
+  responseObject?: unknown;
+  /** The answer's Status, when the answer is one (Metadata level and above). */
+  responseStatus?: { status?: string; message?: string; reason?: string; details?: unknown; code?: number };
+  /** The request object's name, uid and resourceVersion complete the event's objectRef (Metadata and above). */
+  objectName?: string;
+  objectUid?: string;
+  objectResourceVersion?: string;
 }
 
 export interface PriorityAssignment {

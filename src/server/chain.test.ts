@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../test/helpers/chain-server.js';
-import type { AuditSink } from '../audit/index.js';
+import { NO_AUDIT_METRICS, type Auditor } from '../audit/index.js';
 import type { Authenticator } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
 import { parseRequestInfo } from '../endpoints/request-info.js';
@@ -19,7 +19,14 @@ const base: ChainDeps = { log: memoryLogger([]), metrics, resolveRequestInfo: pa
 
 /** Every seam configured, each noting what it saw of the request when its turn came. */
 function everySeam(trail: string[]): Required<Pick<ChainDeps, 'audit' | 'authentication' | 'authorizer' | 'flowControl'>> {
-  const audit: AuditSink = { record: (stage, ctx) => void trail.push(`audit ${stage} ${ctx.info.verb}`) };
+  const audit: Auditor = {
+    apiVersion: 'audit.orch.io/v1',
+    decide: () => ({ level: 'Metadata', omitStages: [], omitManagedFields: false }),
+    metrics: NO_AUDIT_METRICS,
+    patchAnnotationPrefix: 'patch.webhook.admission.orch.io/',
+    process: (ev) => (trail.push(`audit ${ev.stage} ${ev.verb} ${ev.user.username ?? ''}`.trimEnd()), true),
+    shutdown: async () => undefined,
+  };
   const authenticator: Authenticator = {
     authenticate: async () => {
       trail.push('authenticate');
@@ -56,9 +63,11 @@ describe('buildChain', () => {
       'panic-recovery',
       'request-info',
       'metrics',
-      'audit-context',
+      'audit-init',
       'deadline',
+      'audit-failed-authentication',
       'authentication',
+      'audit',
       'impersonation',
       'flow-control',
       'authorization',
@@ -66,13 +75,13 @@ describe('buildChain', () => {
   });
 
   it('leaves out what is not configured, as the server runs today', () => {
-    expect(buildChain(base).map((s) => s.name)).toEqual(['panic-recovery', 'request-info', 'metrics', 'deadline']);
+    expect(buildChain(base).map((s) => s.name)).toEqual(['panic-recovery', 'request-info', 'metrics', 'audit-init', 'deadline']);
   });
 
   it('ends with the domain hints on a server whose API domain is not k8s.io, and leaves them out under k8s.io', () => {
     const hints = (domain: string): ChainDeps['domainHints'] => ({ names: createApiNames(domain), isServedGroup: () => false });
     expect(buildChain({ ...base, ...everySeam([]), domainHints: hints('orch.io') }).map((s) => s.name).slice(-2)).toEqual(['authorization', 'domain-hints']);
-    expect(buildChain({ ...base, domainHints: hints('k8s.io') }).map((s) => s.name)).toEqual(['panic-recovery', 'request-info', 'metrics', 'deadline']);
+    expect(buildChain({ ...base, domainHints: hints('k8s.io') }).map((s) => s.name)).toEqual(['panic-recovery', 'request-info', 'metrics', 'audit-init', 'deadline']);
   });
 
   it('runs a request through the steps in that order, each seeing what the earlier ones set', async () => {
@@ -85,12 +94,12 @@ describe('buildChain', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('audit-id')).toBeTruthy();
     expect(trail).toEqual([
-      'audit RequestReceived list',
       'authenticate',
+      'audit RequestReceived list jane',
       'flow control jane deadline=true',
       'authorize jane list pods',
       'handler jane list pods',
-      'audit ResponseComplete list',
+      'audit ResponseComplete list jane',
     ]);
   });
 
@@ -104,6 +113,6 @@ describe('buildChain', () => {
     const r = await fetch(`${url}/api/v1/namespaces/default/pods`);
     expect(r.status).toBe(403);
     expect(trail).not.toContain('handler');
-    expect(trail.at(-1)).toBe('audit ResponseComplete list');
+    expect(trail.at(-1)).toBe('audit ResponseComplete list jane');
   });
 });

@@ -3,15 +3,17 @@
  * DESIGN §2 draws them and in Kubernetes' order. Optional filters are left out of the array when
  * their part is not configured; no filter branches on a setting.
  */
-import type { AuditSink } from '../audit/index.js';
+import type { Auditor } from '../audit/index.js';
 import type { Authenticator } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
 import type { FlowControl } from '../flowcontrol/index.js';
-import { withAuditContext } from '../filters/with-audit-context.js';
+import { withAudit } from '../filters/with-audit.js';
+import { withAuditInit } from '../filters/with-audit-init.js';
 import { withAuthentication, type IdentityHeaders } from '../filters/with-authentication.js';
 import { withAuthorization } from '../filters/with-authorization.js';
 import { withDeadline } from '../filters/with-deadline.js';
 import { withDomainHints } from '../filters/with-domain-hints.js';
+import { withFailedAuthenticationAudit } from '../filters/with-failed-authentication-audit.js';
 import { withFlowControl } from '../filters/with-flow-control.js';
 import { withImpersonation } from '../filters/with-impersonation.js';
 import { withMetrics } from '../filters/with-metrics.js';
@@ -28,7 +30,8 @@ export interface ChainDeps {
   metrics: ApiMetrics;
   resolveRequestInfo: RequestInfoResolver;
   requestTimeoutSeconds: number;
-  audit?: AuditSink;
+  /** Without one, nothing is audited (the audit ID is still given). */
+  audit?: Auditor;
   /** Without it, authentication is off: requests carry no user (src/server/authentication.ts builds it). */
   authentication?: {
     readonly authenticator: Authenticator;
@@ -79,9 +82,12 @@ export function buildChain(c: ChainDeps): ChainStep[] {
     step('request-info', withRequestInfo(c.resolveRequestInfo)),
     // Outside everything that may refuse the request, so 401, 403, 429 and 504 are counted too.
     step('metrics', withMetrics(c.metrics)),
-    c.audit && step('audit-context', withAuditContext(c.audit)),
+    step('audit-init', withAuditInit()),
     step('deadline', withDeadline(c.requestTimeoutSeconds)),
+    c.audit && c.authentication && step('audit-failed-authentication', withFailedAuthenticationAudit(c.audit)),
     c.authentication && step('authentication', authenticationFilter(c.authentication, c.log)),
+    // After authentication: the policy asks who is making the request.
+    c.audit && step('audit', withAudit(c.audit)),
     c.authorizer && step('impersonation', withImpersonation(c.authorizer, { authenticationGroup: c.authenticationGroup })),
     c.flowControl && step('flow-control', withFlowControl(c.flowControl)),
     c.authorizer && step('authorization', withAuthorization(c.authorizer, { authorizationGroup: c.authorizationGroup, log: c.log })),

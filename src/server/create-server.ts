@@ -4,15 +4,13 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { defaultIngressClass } from '../admission/plugins/default-ingress-class/index.js';
-import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle/index.js';
+import { buildAdmissionPlugins } from '../admission/build.js';
 import { admissionChain } from '../admission/types.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
-import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
-import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
-import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
+import { loadControllerSettings, startControllers } from './controller-manager.js';
+import { startApiserverEndpoints } from '../controllers/apiserver-endpoints/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
@@ -37,15 +35,18 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import type { Authorizer } from '../authz/index.js';
 import { accessReviewer } from '../authz/reviews.js';
 import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
-import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
+import { createAuthorization, loadAuthorizationConfig } from './authorization.js';
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
-import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
+import { ensureSystemPriorityClasses } from './ensure-priority-classes.js';
 import { buildAuthentication } from './authentication.js';
 import { startDisruptionController } from '../controllers/disruption/index.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
+import { createServerAuditor } from './audit.js';
 import { buildChain } from './chain.js';
+import { checkFlowControlOptions, startFlowControl } from './flow-control.js';
 import { kubeconfigFor } from './kubeconfig.js';
 import { advertisedAddress, isLoopback, localUrl } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -99,12 +100,28 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const log = options.logger ?? createLogger(options.logLevel ?? 'info');
   // Flags are checked before the store opens, so a bad range leaves nothing open behind it.
   const serviceRanges = parseServiceRanges(options);
+  checkFlowControlOptions(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
+  const controllerSettings = loadControllerSettings(options.controllerManager);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
+  const metrics = createApiMetrics();
+  // Admission plugins are made (and their files checked) now; the certificate plugins ask the
+  // authorizer, which exists once the store is open, before any request can reach them; the webhook
+  // plugins read the served resources at call time, once `registry` below is filled.
+  const lateAuthorizer = deferredAuthorizer();
+  const admissionPlugins = buildAdmissionPlugins({
+    options: options.admission,
+    names,
+    listers: lateListers,
+    authorizer: lateAuthorizer,
+    log,
+    metrics: metrics.registry,
+    servedResources: { all: () => registry.all() },
+  });
   const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
   const authentication = buildAuthentication({
     options,
@@ -114,6 +131,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
     ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
   });
+  // The audit policy and webhook kubeconfig are checked before the store opens too.
+  const auditor = createServerAuditor(options.audit, names, log, metrics.registry);
   const kv = await openStore(options);
   const location = storeLocation(kv.backend, options);
   if (location) {
@@ -134,11 +153,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const listers = new ResourceListers(cache, hubs, log);
   const authorization = createAuthorization(authorizationConfig, names, listers);
   lateListers.bind(listers);
+  lateAuthorizer.bind(authorization.authorizer);
   const admission = admissionChain([
     // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
-    namespaceLifecycle(names, listers.for('', 'namespaces')),
-    defaultIngressClass(names, listers.for(names.group('networking'), 'ingressclasses')),
+    ...admissionPlugins,
   ]);
 
   const serviceAllocators = createServiceAllocators({ kv, servicesPrefix: keyPrefixOf('', 'services'), ...serviceRanges });
@@ -172,35 +191,32 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
 
   const client = new InProcessClient(registry, hubs);
   const controllers: { stop(): void }[] = [];
-  let namespaceController: NamespaceController | undefined;
-  if (namespaceStore) {
-    await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
-    namespaceController = startNamespaceController({ client, registry, names, log });
-    controllers.push(namespaceController);
-  }
+  if (namespaceStore) await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
   await ensureRbacPolicy(client, names, log);
-  controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
-  controllers.push(startGarbageCollector({ client, registry, log }));
+  await ensureSystemPriorityClasses(client, names, log);
+  const controllerManager = await startControllers({
+    settings: controllerSettings,
+    client,
+    authorizer: authorization.authorizer,
+    listers,
+    names,
+    log,
+    exclusiveStore: kv.backend !== 'etcd',
+    ...(material?.ownCa && material.clientCaPem === material.ownCa.certPem ? { ownCa: material.ownCa } : {}),
+    controllerDeps: {
+      registry,
+      accessReviewer: env.accessReviewer as NonNullable<KindEnvironment['accessReviewer']>,
+      ...(saTokens?.signLegacyToken ? { serviceAccountTokens: { caPem: material?.servingCaPem ?? '', signLegacyToken: saTokens.signLegacyToken } } : {}),
+    },
+  });
   if (options.disruptionController !== false) controllers.push(startDisruptionController({ client, listers, log }));
-  if (saTokens?.signLegacyToken) {
-    controllers.push(
-      startServiceAccountTokenController({
-        client,
-        names,
-        secrets: listers.for<Secret>('', 'secrets'),
-        serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
-        caPem: material?.servingCaPem ?? '',
-        signLegacyToken: saTokens.signLegacyToken,
-        log,
-      }),
-    );
-  }
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 
   let issuerDiscovery: IssuerDiscovery | undefined;
-  const metrics = createApiMetrics();
   registerWatchCacheMetrics(metrics.registry, cache);
+  const flowControl = await startFlowControl({ options, names, listers, client, metrics, log });
+  controllers.push(flowControl);
   const settings = {
     maxRequestBodyBytes: options.maxRequestBodyBytes ?? DEFAULTS.maxRequestBodyBytes,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULTS.minRequestTimeoutSeconds,
@@ -229,9 +245,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       (r) => metrics.deprecatedApis.set({ group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, removed_release: r.removedRelease }, 1),
     ),
     issuerDiscovery: () => issuerDiscovery,
+    debugDump: flowControl.debugDump,
   });
   const chain = buildChain({
     log,
+    ...(auditor ? { audit: auditor } : {}),
     authentication,
     metrics,
     resolveRequestInfo: parseRequestInfo,
@@ -239,6 +257,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     authorizer: authorization.authorizer,
     authenticationGroup: names.group('authentication'),
     authorizationGroup: names.group('authorization'),
+    flowControl: flowControl.flowControl,
     domainHints: { names, isServedGroup: (group) => registry.all().some((r) => r.def.group === group) },
   });
   const onRequest = createRequestListener({ chain, handler: router, log, protobufMediaType: names.protobufMediaType });
@@ -254,6 +273,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const address = listener.address;
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
   if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
+  // The kubernetes Service and this instance's address in its endpoints, kept by every instance.
+  const apiserverEndpoints = await startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
   const tls = material ? serverTls(material) : undefined;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
@@ -267,10 +288,13 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     kubeconfig: () => kubeconfig,
     close() {
       closing ??= (async () => {
+        await apiserverEndpoints.stop();
+        await controllerManager.stop();
         for (const c of controllers) c.stop();
         authentication.close();
         cache.close();
         await listener.close();
+        await auditor?.shutdown();
         await kv.close();
       })();
       return closing;
@@ -388,4 +412,18 @@ async function ensureNamespaces(client: InProcessClient, names: string[]): Promi
       if (!isStatusError(e, 'AlreadyExists')) throw e;
     }
   }
+}
+
+/** An authorizer that forwards to the server's once it is bound (before the first request). */
+function deferredAuthorizer(): Authorizer & { bind(target: Authorizer): void } {
+  let target: Authorizer | undefined;
+  return {
+    bind(t) {
+      target = t;
+    },
+    authorize(attrs, signal) {
+      if (!target) throw new Error('the authorizer was asked before the server finished starting');
+      return target.authorize(attrs, signal);
+    },
+  };
 }

@@ -4,6 +4,9 @@ import type { CacheOptions } from '../storage/cacher/cache.js';
 import type { Logger, LogLevel } from '../machinery/logger.js';
 import type { OidcOptions } from '../authn/oidc/index.js';
 import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
+import type { AuditServerOptions } from './audit.js';
+import type { AdmissionOptions } from '../admission/options.js';
+import type { ControllerManagerOptions } from './controller-manager.js';
 
 export interface ServerOptions {
   /**
@@ -106,6 +109,15 @@ export interface ServerOptions {
   /** Watches without timeoutSeconds last between this and twice this (default 1800 s). */
   minRequestTimeoutSeconds?: number;
   /**
+   * API Priority and Fairness (`--enable-priority-and-fairness`, default true); off, the two
+   * max-inflight limits apply as they are (src/flowcontrol/).
+   */
+  enablePriorityAndFairness?: boolean;
+  /** `--max-requests-inflight` (400): with APF, summed with the next into the server concurrency limit; without, the read-only limit (0: none). */
+  maxRequestsInflight?: number;
+  /** `--max-mutating-requests-inflight` (200): with APF, see above; without, the limit of other requests (0: none). */
+  maxMutatingRequestsInflight?: number;
+  /**
    * Where Service cluster IPs come from: one CIDR, or two of different families for dual stack
    * (`10.0.0.0/24,fd00::/108`). Default 10.0.0.0/24, as kube-apiserver.
    */
@@ -131,10 +143,16 @@ export interface ServerOptions {
   authorizationWebhookCacheAuthorizedTtlMs?: number;
   /** `--authorization-webhook-cache-unauthorized-ttl` in milliseconds (default 30 s). */
   authorizationWebhookCacheUnauthorizedTtlMs?: number;
+  /** Auditing (the `--audit-*` flags): a policy and a log file and/or webhook; off without a policy (src/server/audit.ts). */
+  audit?: AuditServerOptions;
   /** Retries of a failed webhook call: attempts in all and the first delay (default 5 and 500 ms, growing 1.5×). Library only. */
   authorizationWebhookRetry?: { attempts: number; initialBackoffMs: number };
   /** How long one call of the authorization webhook may take (default 30 s, as Kubernetes'). Library only. */
   authorizationWebhookTimeoutMs?: number;
+  /** Admission plugins: which run (`--enable/disable-admission-plugins`), their configuration file, their settings. */
+  admission?: AdmissionOptions;
+  /** The in-process controllers: `--controllers`, leader election, the cluster signing CA (src/server/controller-manager.ts). */
+  controllerManager?: ControllerManagerOptions;
   logLevel?: LogLevel;
   logger?: Logger;
 }
@@ -157,6 +175,8 @@ export const DEFAULTS = {
   maxRequestBodyBytes: 3 * 1024 * 1024,
   requestTimeoutSeconds: 60,
   minRequestTimeoutSeconds: 1800,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
 } as const;
 
 /**

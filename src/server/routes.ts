@@ -27,6 +27,8 @@ export interface RouteDeps {
   routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void>;
   /** The service-account issuer's discovery documents, once known (absent: not offered). */
   issuerDiscovery?: () => IssuerDiscovery | undefined;
+  /** The unlisted debug dumps under /debug/api_priority_and_fairness/ (text), when flow control offers them. */
+  debugDump?: (path: string, query: URLSearchParams) => string | undefined;
 }
 
 export function createRouter(deps: RouteDeps) {
@@ -74,6 +76,11 @@ export function createRouter(deps: RouteDeps) {
       return writeBody(ctx, 200, deps.metrics.registry.contentType, body);
     }
     if (segs[0] === 'openapi') return deps.openapi(ctx, segs.slice(1));
+    if (segs[0] === 'debug') {
+      const dump = deps.debugDump?.(path, ctx.url.searchParams);
+      if (dump === undefined) throw notFoundResource();
+      return writeText(ctx, 200, dump);
+    }
     if (segs[0] === 'healthz' || segs[0] === 'livez' || segs[0] === 'readyz') {
       if (segs.length > 2) throw notFoundResource();
       return health(ctx, segs[0], segs[1]);

@@ -48,8 +48,9 @@ describe.each(['orch.io', 'k8s.io'])('every kind in every representation (%s)', 
   let s: TestServer;
 
   beforeAll(async () => {
-    // Each kind as stored and read back, with no controller writing status meanwhile.
-    s = await startTestServer({ apiDomain: domain, disruptionController: false });
+    // APF off (it writes each FlowSchema's Dangling condition after its create) and no disruption
+    // controller (it writes PDB status): each kind as stored and read back.
+    s = await startTestServer({ apiDomain: domain, enablePriorityAndFairness: false, disruptionController: false });
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
   });
   afterAll(() => s.close());

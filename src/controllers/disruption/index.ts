@@ -15,7 +15,7 @@ import { errors, isStatusError } from '../../machinery/errors.js';
 import type { ListerSource } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
 import type { KubeObject } from '../../schema/index.js';
-import { WorkQueue } from '../garbage-collector/work-queue.js';
+import { WorkQueue } from '../framework/work-queue.js';
 import { BudgetSyncError, computeStatus, type ScaleFinder } from './status.js';
 import { scaleFinder, type ScaledObject } from './scale-finder.js';
 

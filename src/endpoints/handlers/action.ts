@@ -16,6 +16,7 @@ import { respondValue } from '../respond.js';
 import { parseBody, readRequestBody, requestSerializer, strictBodyError } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
 import { scopeOf } from './scope.js';
+import { auditRequestObject } from '../../machinery/audit-record.js';
 
 function decodeBody(sub: ActionSubresource, value: unknown): { body: KubeObject; unknownFields: string[] } {
   const apiVersion = apiVersionOf(sub.body);
@@ -39,6 +40,7 @@ export async function handleAction(ctx: RequestContext, ep: ResourceEndpoint, in
   const dryRun = q.dryRun('CreateOptions');
   const validation = q.fieldValidation('CreateOptions');
   const raw = parseBody(requestSerializer(ctx, sub.schema), await readRequestBody(ctx, ep));
+  auditRequestObject(ctx.audit, raw);
   const { body, unknownFields } = decodeBody(sub, raw);
   enforceFieldValidation(ctx, validation, unknownFields, strictBodyError(sub.body.kind, sub.body.version));
   const bodyName = body.metadata.name ?? '';
@@ -47,6 +49,8 @@ export async function handleAction(ctx: RequestContext, ep: ResourceEndpoint, in
   const errs = sub.validateBody?.(body, sctx) ?? [];
   if (errs.length) throw errors.invalid({ group: sub.body.group, kind: sub.body.kind }, info.name, errs);
   const uid = body.metadata.uid;
+  // Kubernetes admits a binding as a create of the subresource with the Binding as the object.
+  await ep.store.admitSubresourceCreate(scopeOf(ctx), info.name, info.subresource, body, dryRun);
   await ep.store.update(
     scopeOf(ctx),
     info.name,

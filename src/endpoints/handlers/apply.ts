@@ -19,6 +19,7 @@ import { checkName } from './check-name.js';
 import { decodeAs, readRequestBody } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
 import { scopeOf } from './scope.js';
+import { auditRequestPatch } from '../../machinery/audit-record.js';
 
 /** The applied configuration: a YAML (or JSON) mapping; nothing else is accepted. */
 function parseConfig(body: Buffer): JsonObject {
@@ -57,6 +58,7 @@ export async function readApplyRequest(ctx: RequestContext, ep: ResourceEndpoint
   }
   const body = await readRequestBody(ctx, ep);
   const config = parseConfig(body);
+  auditRequestPatch(ctx.audit, config);
   // Fields the schema does not declare fail the apply whatever the mode (the configuration must
   // type-check); the mode decides about repeated keys, as Kubernetes' strict YAML decoding does.
   if (validation !== 'Ignore') {

@@ -15,6 +15,7 @@ import type { RequestContext } from '../../machinery/request-context.js';
 import { protobufFor } from '../respond.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { enforceFieldValidation, typedBodyProblems, unknownField, type FieldValidation } from './field-validation.js';
+import { auditRequestObject } from '../../machinery/audit-record.js';
 
 const INPUT_SERIALIZERS: readonly Serializer[] = [jsonSerializer, yamlSerializer];
 
@@ -146,6 +147,7 @@ export async function readRequestValue(ctx: RequestContext, ep: ResourceEndpoint
   const raw = await readRequestBody(ctx, ep);
   if (raw.length === 0) throw errors.badRequest(`the request body is empty: send the ${what} to write`);
   const value = parseBody(serializer, raw);
+  auditRequestObject(ctx.audit, value);
   if (serializer !== jsonSerializer && serializer !== yamlSerializer) return { value, body: { text: '', yaml: false, protobuf: true } };
   return { value, body: { text: raw.toString('utf8'), yaml: serializer === yamlSerializer } };
 }

@@ -16,6 +16,7 @@ import { readOptionalBody } from './decode-object.js';
 import { listValue } from './list.js';
 import { scopeOf } from './scope.js';
 import { withRequestTimeout } from './timeout.js';
+import { auditRequestObject } from '../../machinery/audit-record.js';
 
 /** DeleteOptions from the query, overridden by a body when one is sent. */
 async function deleteOptions(ctx: RequestContext, ep: ResourceEndpoint, q: QueryParams): Promise<{ options: DeleteOptionsType; dryRun: boolean }> {
@@ -29,6 +30,7 @@ async function deleteOptions(ctx: RequestContext, ep: ResourceEndpoint, q: Query
   let dryRun = q.dryRun('DeleteOptions');
   const body = await readOptionalBody(ctx, ep, DeleteOptions);
   if (body !== undefined) {
+    auditRequestObject(ctx.audit, body);
     let decoded: DeleteOptionsType;
     try {
       decoded = decodeObject<DeleteOptionsType>(DeleteOptions, body).value;

@@ -15,6 +15,7 @@ import { optionsFor, respondConverted, tableContext } from '../transform/respond
 import { listSchemaFor } from '../list-schema.js';
 import { QueryParams } from '../params.js';
 import { withRequestTimeout } from './timeout.js';
+import { auditResponseObject, auditResponseText } from '../../machinery/audit-record.js';
 
 export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info: ResourceRequestInfo): Promise<void> {
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
@@ -63,9 +64,13 @@ export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info
   }
   const pretty = isPretty(ctx);
   if (serializer === jsonSerializer && !pretty) {
-    writeBody(ctx, 200, serializer.mediaType, listJson(ep, result));
+    const text = listJson(ep, result);
+    auditResponseText(ctx.audit, text);
+    writeBody(ctx, 200, serializer.mediaType, text);
   } else {
-    writeBody(ctx, 200, serializer.mediaType, serializer.encode(listValue(ep, result), pretty));
+    const value = listValue(ep, result);
+    auditResponseObject(ctx.audit, value);
+    writeBody(ctx, 200, serializer.mediaType, serializer.encode(value, pretty));
   }
 }
 

@@ -18,6 +18,7 @@ import { respondConverted, tableContext } from '../transform/respond-converted.j
 import { negotiateWriteOutput } from '../transform/respond-object.js';
 import { bodyProblems, readRequestValue, strictBodyError } from './decode-object.js';
 import { enforceFieldValidation } from './field-validation.js';
+import { scopeOf } from './scope.js';
 
 function decodeRequest(sub: CreateSubresource, value: unknown): { request: KubeObject; unknownFields: string[] } {
   const { kind, version } = sub.request;
@@ -48,6 +49,8 @@ export async function handleNamedCreate(ctx: RequestContext, ep: ResourceEndpoin
   const { value, body } = await readRequestValue(ctx, ep, sub.request.kind, sub.schema);
   const { request, unknownFields } = decodeRequest(sub, value);
   enforceFieldValidation(ctx, validation, bodyProblems(validation, sub.schema, body, unknownFields), strictBodyError(sub.request.kind, sub.request.version));
+  // As Kubernetes: the request goes through admission as a create of the subresource.
+  await ep.store.admitSubresourceCreate(scopeOf(ctx), info.name, info.subresource, request, dryRun);
   const answer = await sub.create(info.name, request, {
     names: ep.names,
     namespace: info.namespace,

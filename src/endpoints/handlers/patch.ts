@@ -29,6 +29,7 @@ import { checkName } from './check-name.js';
 import { decodeServed, readRequestBody, withDefaults } from './decode-object.js';
 import { enforceFieldValidation, sortedKeyOrder, unknownField, untypedDuplicates, type FieldValidation } from './field-validation.js';
 import { scopeOf } from './scope.js';
+import { auditRequestPatch } from '../../machinery/audit-record.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -93,6 +94,7 @@ export async function patchTransformFor(ctx: RequestContext, ep: ResourceEndpoin
   } catch (e) {
     throw errors.badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
   }
+  auditRequestPatch(ctx.audit, patch);
   const tooDeep = findTooDeep(patch);
   if (tooDeep) {
     // Kubernetes' words: its JSON scanner refuses the document while decoding the patch.

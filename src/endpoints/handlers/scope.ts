@@ -9,5 +9,13 @@ export function scopeOf(ctx: RequestContext): RequestScope {
     warnings: ctx.warnings,
     ...(ctx.info.isResourceRequest ? { groupVersion: { group: ctx.info.apiGroup, version: ctx.info.apiVersion } } : {}),
     ...(ctx.user ? { user: ctx.user } : {}),
+    audit: ctx.audit,
+    writeParams: writeParamsOf(ctx.url.searchParams),
   };
+}
+
+function writeParamsOf(params: URLSearchParams): { fieldManager?: string; fieldValidation?: string } {
+  const fieldManager = params.get('fieldManager');
+  const fieldValidation = params.get('fieldValidation');
+  return { ...(fieldManager ? { fieldManager } : {}), ...(fieldValidation ? { fieldValidation } : {}) };
 }

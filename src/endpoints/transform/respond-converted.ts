@@ -5,8 +5,10 @@ import type { ResourceEndpoint } from '../resource-endpoint.js';
 import { isPretty, type OutputChoice } from '../respond.js';
 import type { TableContext } from '../../registry/table.js';
 import { tableOptionsOf, type TableOptions } from './table-options.js';
+import { auditResponseObject } from '../../machinery/audit-record.js';
 
 export function respondConverted(ctx: RequestContext, code: number, choice: OutputChoice, value: unknown): void {
+  auditResponseObject(ctx.audit, value);
   writeBody(ctx, code, choice.serializer.mediaType, choice.serializer.encode(value, isPretty(ctx)));
 }
 

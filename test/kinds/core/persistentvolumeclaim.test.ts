@@ -94,7 +94,10 @@ describe('PersistentVolumeClaim', () => {
     });
 
     it('let a bound claim grow its storage request, never shrink it', async () => {
-      await create('grow');
+      // PersistentVolumeClaimResize lets a claim grow only through a class that allows it.
+      const sc = await s.post('/apis/storage.orch.io/v1/storageclasses', { metadata: { name: 'expandable' }, provisioner: 'example.com/p', allowVolumeExpansion: true });
+      expect(sc.status, sc.text).toBe(201);
+      await create('grow', { storageClassName: 'expandable' });
       // Not bound yet: the request is part of the fixed spec.
       expectCauses(await s.patch(`${PVCS}/grow`, { spec: { resources: { requests: { storage: '2Gi' } } } }, MERGE), [{ field: 'spec', reason: 'FieldValueForbidden' }]);
       expect((await s.patch(`${PVCS}/grow/status`, { status: { phase: 'Bound', capacity: { storage: '1Gi' } } }, MERGE)).status).toBe(200);

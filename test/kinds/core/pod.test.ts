@@ -21,7 +21,9 @@ describe('Pod', () => {
   const one = (container: Record<string, unknown> = {}) => ({ containers: [{ name: 'app', image: 'nginx:1.25', ...container }] });
 
   beforeAll(async () => {
-    s = await startTestServer();
+    // The schema's round trip alone: the plugins that fill priority, overhead and tolerations from
+    // classes are tested under test/admission.
+    s = await startTestServer({ admission: { disablePlugins: ['Priority', 'RuntimeClass', 'DefaultTolerationSeconds', 'LimitRanger'] } });
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
   });
   afterAll(() => s.close());

@@ -75,7 +75,8 @@ describe('flowcontrol v1beta1 conversion (pure)', () => {
 describe('flowcontrol v1beta1 over HTTP', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    // The kind alone: with APF off the server neither creates the bootstrap objects nor writes their conditions (test/flowcontrol/ covers both).
+    s = await startTestServer({ enablePriorityAndFairness: false });
   });
   afterAll(() => s.close());
 
@@ -153,7 +154,7 @@ describe('flowcontrol v1beta1 over HTTP', () => {
   });
 
   it('sets apiserver_requested_deprecated_apis to 1 for each deprecated resource and subresource requested', async () => {
-    const fresh = await startTestServer();
+    const fresh = await startTestServer({ enablePriorityAndFairness: false });
     try {
       const metric = async () => (await fresh.get('/metrics')).text.split('\n').filter((l) => l.startsWith('apiserver_requested_deprecated_apis{'));
       await fresh.get(`${V2}/flowschemas`);

@@ -39,6 +39,10 @@ describe('PriorityClass', () => {
     expectCauses(await s.post(PCS, { metadata: { name: 'system-node-critical' }, value: 5 }), [
       { field: 'metadata.name', message: "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: value of system-node-critical PriorityClass must be 2000001000" },
     ]);
+    // The system classes exist from the start; one deleted may be made again with its own value.
+    expect((await s.get(`${PCS}/system-cluster-critical`)).body).toMatchObject({ value: 2000000000, preemptionPolicy: 'PreemptLowerPriority' });
+    expect((await s.get(`${PCS}/system-node-critical`)).body).toMatchObject({ value: 2000001000 });
+    expect((await s.del(`${PCS}/system-cluster-critical`)).status).toBe(200);
     expect((await s.post(PCS, { metadata: { name: 'system-cluster-critical' }, value: 2000000000 })).status).toBe(201);
     expectCauses(await s.post(PCS, { metadata: { name: 'bad-policy' }, value: 1, preemptionPolicy: 'Sometimes' }), [
       { reason: 'FieldValueNotSupported', field: 'preemptionPolicy', message: 'Unsupported value: "Sometimes": supported values: "PreemptLowerPriority", "Never"' },
