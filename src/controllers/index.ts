@@ -13,6 +13,7 @@ import type { ResourceRegistry } from '../registry/registry.js';
 import { startClusterRoleAggregationController } from './clusterrole-aggregation/index.js';
 import { startCsrApprovingController } from './csrapproving/index.js';
 import { startCsrCleanerController } from './csrcleaner/index.js';
+import { startDisruptionController } from './disruption/index.js';
 import { startCsrSigningController, type ClusterSigning } from './csrsigning/index.js';
 import type { ControllerDescriptor } from './framework/context.js';
 import { startGarbageCollector } from './garbage-collector/index.js';
@@ -43,7 +44,7 @@ export interface ServerControllerDeps {
 
 /** kube-controller-manager 1.25's controllers that this server knows by name but does not run. */
 const NOT_RUN = [
-  'attachdetach', 'cloud-node-lifecycle', 'cronjob', 'daemonset', 'deployment', 'disruption', 'endpoint', 'endpointslice',
+  'attachdetach', 'cloud-node-lifecycle', 'cronjob', 'daemonset', 'deployment', 'endpoint', 'endpointslice',
   'endpointslicemirroring', 'ephemeral-volume', 'horizontalpodautoscaling', 'job', 'nodeipam', 'nodelifecycle',
   'persistentvolume-binder', 'persistentvolume-expander', 'podgc', 'replicaset', 'replicationcontroller', 'resourcequota',
   'route', 'service', 'statefulset', 'ttl', 'ttl-after-finished',
@@ -94,6 +95,7 @@ export function controllerDescriptors(deps: ServerControllerDeps): ControllerDes
       start: (ctx) => (deps.clusterSigning ? startCsrSigningController(ctx, deps.clusterSigning) : { stop: () => undefined }),
     },
     { name: 'csrapproving', serviceAccount: 'certificate-controller', start: (ctx) => startCsrApprovingController(ctx, deps.accessReviewer) },
+    { name: 'disruption', serviceAccount: 'disruption-controller', start: (ctx) => startDisruptionController({ client: ctx.client, listers: ctx.listers, log: ctx.log }) },
     { name: 'csrcleaner', serviceAccount: 'certificate-controller', start: (ctx) => startCsrCleanerController(ctx) },
     ...serviceAccountControllerDescriptors(deps.serviceAccountControllers ?? { caPem: '', clusterInfo: () => undefined }),
     { name: 'pvc-protection', serviceAccount: 'pvc-protection-controller', start: (ctx) => startPvcProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },

@@ -55,7 +55,8 @@ export function notFoundResource(): StatusError {
 function deprecationWarning(def: ResourceDefinition, d: Deprecation): string {
   if (d.warning !== undefined) return d.warning;
   const use = d.replacement ? `; use ${d.replacement} ${def.kind}` : '';
-  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+, unavailable in v${d.removedIn}+${use}`;
+  const removed = d.removedIn ? `, unavailable in v${d.removedIn}+` : '';
+  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+${removed}${use}`;
 }
 
 export interface DeprecatedRequest {
@@ -122,7 +123,7 @@ export function createResourceRouter(
       // Kubernetes' audit annotations of a deprecated endpoint (document 1, Versioning).
       ctx.audit.annotations[names.key('deprecated')] = 'true';
       if (def.deprecation.removedIn) ctx.audit.annotations[names.key('removed-release')] = def.deprecation.removedIn;
-      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
+      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn ?? '' });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
     if (sub?.kind === 'action') return handleAction(ctx, ep, info, sub);

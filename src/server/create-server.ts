@@ -167,6 +167,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     names,
     serviceAllocators,
     listers,
+    stores: (group, resource) => hubs.get(`${group}/${resource}`),
+    storageHealth: async () => void (await kv.currentRevision()),
     tokenReviewer: authentication.tokenReviewer,
     accessReviewer: accessReviewer(authorization.authorizer),
     ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}),

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinResources } from '../../src/apis/index.js';
 import { createApiNames } from '../../src/machinery/api-names.js';
 import { ALL_VERBS, type ResourceDefinition } from '../../src/registry/define-resource.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, TEST_SERVER_CONTROLLERS, type TestServer } from '../helpers/server.js';
 
 const APPLY = 'application/apply-patch+yaml';
 const names = createApiNames();
@@ -26,8 +26,9 @@ function collection(def: ResourceDefinition, ns: string): string {
 let s: TestServer;
 const NS = 'apply-every-kind';
 beforeAll(async () => {
-  // APF off: with it, the server writes each FlowSchema's Dangling condition just after its create.
-  s = await startTestServer({ enablePriorityAndFairness: false });
+  // APF off: with it, the server writes each FlowSchema's Dangling condition just after its create; no
+  // disruption controller: it would write PDB status between applies.
+  s = await startTestServer({ enablePriorityAndFairness: false, controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption'] } });
   expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
 });
 afterAll(() => s.close());

@@ -11,7 +11,7 @@ import { createApiNames, type ApiNames } from '../../src/machinery/api-names.js'
 import { decodeProtobufObject, encodeProtobufObject } from '../../src/schema/protobuf/index.js';
 import { ALL_VERBS, type ResourceDefinition } from '../../src/registry/define-resource.js';
 import { decodeObject, type StructSchema } from '../../src/schema/index.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, TEST_SERVER_CONTROLLERS, type TestServer } from '../helpers/server.js';
 import { call } from '../protobuf/binary-client.js';
 
 type Obj = Record<string, any>;
@@ -53,8 +53,9 @@ describe.each(['orch.io', 'k8s.io'])('every kind in every representation (%s)', 
   let s: TestServer;
 
   beforeAll(async () => {
-    // APF off: with it, the server writes each FlowSchema's Dangling condition just after its create.
-    s = await startTestServer({ apiDomain: domain, enablePriorityAndFairness: false });
+    // APF off (it writes each FlowSchema's Dangling condition after its create) and no disruption
+    // controller (it writes PDB status): each kind as stored and read back.
+    s = await startTestServer({ apiDomain: domain, enablePriorityAndFairness: false, controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption'] } });
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
   });
   afterAll(() => s.close());
