@@ -18,6 +18,7 @@ async function inProcess(...args) {
 
 export async function benchReady({ cfg, backend, record }) {
   const cli = [];
+  const cliSecure = [];
   const cliBase = [];
   const inproc = [];
   const inprocBase = [];
@@ -26,6 +27,10 @@ export async function benchReady({ cfg, backend, record }) {
     const s = await startServer(backend);
     cli.push(s.readyMs);
     await s.stop();
+    // As npm start runs it: TLS, with the CA and certificates made at this first start.
+    const secure = await startServer(backend, { secure: true });
+    cliSecure.push(secure.readyMs);
+    await secure.stop();
     const b = await startBaseline();
     cliBase.push(b.readyMs);
     await b.stop();
@@ -48,9 +53,19 @@ export async function benchReady({ cfg, backend, record }) {
     lowerIsBetter: true,
   });
   record({
+    id: 'ready.cli.secure',
+    measure: 'time to ready, CLI process, TLS + RBAC, first start (ms)',
+    backend,
+    mode: 'secure',
+    values: cliSecure,
+    baseline: { what: 'bare node:http process, spawn to its URL', values: cliBase },
+    lowerIsBetter: true,
+  });
+  record({
     id: 'ready.inproc',
     measure: 'time to ready, createServer() with TLS, certificates made (ms)',
     backend,
+    mode: 'secure',
     values: inproc,
     baseline: { what: 'http.createServer().listen() in a fresh process', values: inprocBase },
     lowerIsBetter: true,
