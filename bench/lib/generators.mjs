@@ -120,12 +120,17 @@ export async function wrk(tools, { url, connections, durationS, script, headers 
   if (script) argv.push('-s', script);
   argv.push(url);
   const r = await runGenerator(pinned(tools, 'generator', argv), serverPid, (durationS + 30) * 1000);
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.out)?.[1]);
-  const total = Number(/(\d+) requests in/.exec(r.out)?.[1]);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(r.out)?.[1] ?? 0);
-  const errors = /Socket errors:.*/.exec(r.out)?.[0];
-  if (!Number.isFinite(rps)) throw new Error(`wrk printed no rate: ${r.out.slice(-400)}`);
-  return { rps, total, non2xx, errors, ...r };
+  return { ...parseWrk(r.out), ...r };
+}
+
+/** wrk's report: requests/s, requests, non-2xx/3xx answers and its socket-error line (if any). */
+export function parseWrk(out) {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const total = Number(/(\d+) requests in/.exec(out)?.[1]);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors:.*/.exec(out)?.[0];
+  if (!Number.isFinite(rps) || !(total > 0)) throw new Error(`wrk completed no requests: ${out.slice(-400)}`);
+  return { rps, total, non2xx, errors };
 }
 
 /**
@@ -138,12 +143,21 @@ export async function h2load(tools, { url, connections, durationS, warmupS = 0, 
   for (const [k, v] of Object.entries(headers)) argv.push('-H', `${k}: ${v}`);
   argv.push(url);
   const r = await runGenerator(pinned(tools, 'generator', argv), serverPid, (durationS + warmupS + 30) * 1000);
-  const rps = Number(/finished in [\d.]+\w+, ([\d.]+) req\/s/.exec(r.out)?.[1]);
-  const m = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(r.out);
+  return { ...parseH2load(r.out), ...r };
+}
+
+/**
+ * h2load's report: requests/s, requests answered, answers other than 2xx; fails when requests failed
+ * (connection or stream errors) or when ALPN chose another protocol than h2.
+ */
+export function parseH2load(out) {
+  const rps = Number(/finished in [\d.]+\w+, ([\d.]+) req\/s/.exec(out)?.[1]);
+  const m = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(out);
   const total = m ? Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4]) : NaN;
   const non2xx = m ? total - Number(m[1]) : NaN;
-  if (!Number.isFinite(rps)) throw new Error(`h2load printed no rate: ${r.out.slice(-400)}`);
-  const protocol = /Application protocol: (\S+)/.exec(r.out)?.[1];
+  const failed = Number(/requests: \d+ total, \d+ started, \d+ done, \d+ succeeded, (\d+) failed/.exec(out)?.[1] ?? 0);
+  const protocol = /Application protocol: (\S+)/.exec(out)?.[1];
   if (protocol && protocol !== 'h2') throw new Error(`h2load negotiated ${protocol}, not h2`);
-  return { rps, total, non2xx, ...r };
+  if (!Number.isFinite(rps) || !(total > 0) || failed > 0) throw new Error(`h2load: ${failed} requests failed, ${total} answered: ${out.slice(-400)}`);
+  return { rps, total, non2xx, failed };
 }
