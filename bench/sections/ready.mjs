@@ -3,7 +3,7 @@
  * spawn to its URL), and `await createServer()` in a fresh process, module loading apart (baseline:
  * http.createServer().listen() in another fresh process).
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,7 +16,23 @@ async function inProcess(...args) {
   return JSON.parse(stdout);
 }
 
+/**
+ * A directory with an ECDSA P-256 self-signed certificate (the serving key type the server makes) for
+ * the TLS baseline, or undefined without the openssl CLI (the baseline is then plain node:http).
+ */
+function baselineCertificate() {
+  const dir = tempDir('ready-tls');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'tls.key'), '-out', join(dir, 'tls.crt'), '-subj', '/CN=127.0.0.1', '-days', '1'], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
 export async function benchReady({ cfg, backend, record }) {
+  const tlsDir = baselineCertificate();
   const cli = [];
   const cliSecure = [];
   const cliBase = [];
@@ -39,7 +55,7 @@ export async function benchReady({ cfg, backend, record }) {
       const r = await inProcess(backend, dir);
       inproc.push(r.readyMs);
       imports.push(r.importMs);
-      inprocBase.push((await inProcess('bare')).readyMs);
+      inprocBase.push((await (tlsDir ? inProcess('bare-tls', tlsDir) : inProcess('bare'))).readyMs);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -67,8 +83,9 @@ export async function benchReady({ cfg, backend, record }) {
     backend,
     mode: 'secure',
     values: inproc,
-    baseline: { what: 'http.createServer().listen() in a fresh process', values: inprocBase },
+    baseline: { what: tlsDir ? 'http2.createSecureServer() (ECDSA P-256 certificate read from files, not made) .listen() in a fresh process' : 'http.createServer().listen() in a fresh process (no openssl for a TLS certificate)', values: inprocBase },
     lowerIsBetter: true,
   });
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
   record({ id: 'ready.import', measure: 'import of dist/index.js (ms)', backend, values: imports, lowerIsBetter: true });
 }
