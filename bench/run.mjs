@@ -175,7 +175,7 @@ try {
         if (base !== baseline) await base.stop();
       }
     }
-    if (selected('list-rss', backend)) await timed(`list-rss:${backend}`, () => benchBulk({ cfg, baseline, backend, record, log }));
+    if (selected('list-rss', backend)) await timed(`list-rss:${backend}`, () => benchBulk({ cfg, tools, baseline, backend, record, log }));
     if (selected('ready', backend)) await timed(`ready:${backend}`, () => benchReady({ cfg, backend, record, log }));
   }
 } catch (e) {
