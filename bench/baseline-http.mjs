@@ -1,16 +1,33 @@
 /**
- * The baseline: a bare node:http server that returns whatever bytes it is told to (over IPC) and fans
+ * The baseline: a bare node:http server (or, with BENCH_TLS_DIR set, a bare node:http2 secure server
+ * with the server's own certificate files and TLS settings: ALPN h2 + http/1.1, TLS 1.2 minimum,
+ * client certificates requested and checked against the same CA) that returns whatever bytes it is told to (over IPC) and fans
  * posted events out to open watch streams. What it costs is the floor: Node's HTTP stack and loopback.
  *   GET  <path>      the bytes and headers set for <path>
  *   GET  /watch      a streaming 200 response held open
  *   POST /watch      the posted object goes out to every open /watch as {"type":"ADDED","object":…}\n
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
+import { join } from 'node:path';
 
 const routes = new Map();
 const watchers = new Set();
 
-const server = createServer((req, res) => {
+const tlsDir = process.env.BENCH_TLS_DIR;
+const tlsOptions = tlsDir
+  ? {
+      allowHTTP1: true,
+      cert: readFileSync(join(tlsDir, 'apiserver.crt')),
+      key: readFileSync(join(tlsDir, 'apiserver.key')),
+      minVersion: 'TLSv1.2',
+      ca: readFileSync(join(tlsDir, 'ca.crt')),
+      requestCert: true,
+      rejectUnauthorized: false,
+    }
+  : undefined;
+const handler = (req, res) => {
   if (req.url === '/watch' && req.method === 'GET') {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
@@ -42,7 +59,8 @@ const server = createServer((req, res) => {
     res.writeHead(route.status, route.headers);
     res.end(route.body);
   });
-});
+};
+const server = tlsOptions ? createSecureServer(tlsOptions, handler) : createServer(handler);
 server.keepAliveTimeout = 65_000;
 
 process.on('message', (msg) => {
@@ -54,5 +72,5 @@ process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));
 
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`listening http://127.0.0.1:${server.address().port}\n`);
+  process.stdout.write(`listening ${tlsOptions ? 'https' : 'http'}://127.0.0.1:${server.address().port}\n`);
 });

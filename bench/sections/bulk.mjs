@@ -54,7 +54,7 @@ async function timeGets(url, path, reps) {
   return { ms, last };
 }
 
-export async function benchBulk({ cfg, baseline, backend, record, log }) {
+export async function benchBulk({ cfg, tools, baseline, backend, record, log }) {
   const count = cfg.objects;
   const rssEmpty = [];
   const rssFull = [];
@@ -64,7 +64,7 @@ export async function benchBulk({ cfg, baseline, backend, record, log }) {
   const listBase = [];
   let listBytes = 0;
   for (let round = 0; round < cfg.bulkRounds; round++) {
-    const server = await startServer(backend);
+    const server = await startServer(backend, { tools });
     try {
       await sleep(500);
       const empty = rssBytes(server.pid);

@@ -2,14 +2,16 @@
  * Creates per second at concurrency 1 and 16, against raw SQLite commits of the same rows with the
  * server's durability setting: better-sqlite3, WAL, synchronous=FULL, one transaction per row.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { expectStatus, runLoad } from '../lib/load.mjs';
+import { wrk } from '../lib/generators.mjs';
+import { expectStatus } from '../lib/load.mjs';
 import { configMap } from '../lib/objects.mjs';
 import { tempDir } from '../lib/procs.mjs';
-import { alternate, createNamespace } from './common.mjs';
+import { median } from '../lib/stats.mjs';
+import { alternate, generatorNotes, prepareNamespace } from './common.mjs';
 
 /** The server's table, so each baseline row costs what a stored revision costs. */
 const SCHEMA = `
@@ -48,27 +50,62 @@ export function rawSqlite(storedJson) {
   };
 }
 
-export async function benchCreate({ cfg, server, backend, record }) {
+/**
+ * A wrk Lua script POSTing ConfigMaps named <prefix><n> (n = 1, 2, …) built from `template` (the
+ * JSON of one ConfigMap with @NAME@ for its name), so that every request creates a new object.
+ */
+function createScript(dir, prefix, path, template) {
+  const file = join(dir, `create-${prefix}.lua`);
+  // Long brackets keep the JSON verbatim; a level no JSON here contains.
+  const lua = [
+    `local template = [==[${template}]==]`,
+    `local path = [==[${path}]==]`,
+    'local n = 0',
+    'wrk.method = "POST"',
+    'wrk.headers["Content-Type"] = "application/json"',
+    'request = function()',
+    '  n = n + 1',
+    `  local body = string.gsub(template, "@NAME@", "${prefix}" .. n)`,
+    '  return wrk.format("POST", path, nil, body)',
+    'end',
+    '',
+  ].join('\n');
+  writeFileSync(file, lua);
+  return file;
+}
+
+export async function benchCreate({ cfg, tools, server, backend, mode, record, skip }) {
+  if (!tools.wrk.path) return skip(`creates (${mode})`, tools.wrk.missing);
   const ns = 'bench-create';
-  await createNamespace(server.url, ns);
+  await prepareNamespace(server, ns);
   const path = `/api/v1/namespaces/${ns}/configmaps`;
-  const first = await expectStatus(server.url, { method: 'POST', path, body: JSON.stringify(configMap('c-template')) }, 201);
+  const first = await expectStatus(server.url, { method: 'POST', path, body: JSON.stringify(configMap('c-template')), access: server.user }, 201);
   const stored = first.body.toString().replace('"c-template"', '"@NAME@"');
   const raw = rawSqlite(stored);
-  let seq = 0;
-  const next = () => {
-    const n = seq++;
-    return { method: 'POST', path, body: JSON.stringify(configMap(`c-${n}`, n)) };
-  };
+  const template = JSON.stringify(configMap('@NAME@', 7));
+  const scripts = tempDir('lua');
+  const headers = server.user?.headers ?? {};
+  let prefixSeq = 0;
+  const drive = (connections, durationS) =>
+    wrk(tools, { url: server.url + path, connections, durationS, headers, serverPid: server.pid, script: createScript(scripts, `c${prefixSeq++}-`, path, template) });
   try {
-    for (const concurrency of [1, 16]) {
+    for (const concurrency of cfg.createConcurrency) {
+      await drive(concurrency, cfg.warmupS);
       const values = [];
       const base = [];
+      const cpuPerReq = [];
+      const notes = new Set();
       for (let round = 0; round < cfg.rounds; round++) {
         const [v, b] = await alternate(
           round,
-          () => runLoad(server.url, { concurrency, warmupMs: cfg.warmupMs, durationMs: cfg.durationMs, next, expect: 201 }),
-          async () => raw.rowsPerSecond(cfg.warmupMs, cfg.durationMs),
+          async () => {
+            const r = await drive(concurrency, cfg.durationS);
+            if (r.non2xx || r.errors) throw new Error(`creates: ${r.non2xx} of ${r.total} answers were not 2xx${r.errors ? `; ${r.errors}` : ''}`);
+            cpuPerReq.push(r.serverCpuUs / r.total);
+            for (const n of generatorNotes(r, 'wrk')) notes.add(n);
+            return r.rps;
+          },
+          async () => raw.rowsPerSecond(cfg.warmupS * 1000, cfg.durationS * 1000),
         );
         values.push(v);
         base.push(b);
@@ -77,11 +114,15 @@ export async function benchCreate({ cfg, server, backend, record }) {
         id: `create.c${concurrency}`,
         measure: `creates, c=${concurrency} (/s)`,
         backend,
+        mode,
         values,
-        baseline: { what: `raw better-sqlite3 commits (WAL, synchronous=FULL, 1 row/txn) of the same ${first.body.length}-byte rows`, values: base },
+        serverCpuUs: median(cpuPerReq),
+        notes: [...notes],
+        baseline: { what: `raw better-sqlite3 commits (WAL, synchronous=FULL, 1 row/txn) of the same ${first.body.length}-byte rows; server driven by wrk (HTTP/1.1${server.secure ? ' over TLS, bearer token, RBAC' : ''}) with unique names`, values: base },
       });
     }
   } finally {
     raw.close();
+    rmSync(scripts, { recursive: true, force: true });
   }
 }
