@@ -7,6 +7,7 @@
 import type { ApiNames } from '../machinery/api-names.js';
 import type { ListerSource } from '../machinery/lister.js';
 import type { Logger } from '../machinery/logger.js';
+import type { ObjectWriter } from './object-writer.js';
 import { loadAdmissionConfigFile, NO_ADMISSION_CONFIG } from './config-file.js';
 import { admissionSettings, type AdmissionOptions } from './options.js';
 import { ORDERED_PLUGINS, selectPlugins } from './plugins/index.js';
@@ -16,6 +17,8 @@ export interface AdmissionPluginsDeps {
   readonly options?: AdmissionOptions;
   readonly names: ApiNames;
   readonly listers: ListerSource;
+  /** Plugins' writes of other objects (a deferred writer: bound once the stores are open). */
+  readonly writer: ObjectWriter;
   readonly log?: Logger;
 }
 
@@ -30,7 +33,7 @@ export function buildAdmissionPlugins(deps: AdmissionPluginsDeps): AdmissionPlug
     if (!known.has(name)) deps.log?.warn('the admission configuration file configures a plugin that does not exist', { plugin: name });
   }
   const settings = admissionSettings(options);
-  const plugins = slots.map((slot) => (slot.make as NonNullable<typeof slot.make>)({ names: deps.names, listers: deps.listers, settings, configuration: file.configurationFor(slot.name) }));
+  const plugins = slots.map((slot) => (slot.make as NonNullable<typeof slot.make>)({ names: deps.names, listers: deps.listers, writer: deps.writer, settings, configuration: file.configurationFor(slot.name) }));
   plugins.push(...(options.extraPlugins ?? []));
   deps.log?.debug('admission plugins', { plugins: plugins.map((p) => p.name).join(',') });
   return plugins;

@@ -6,11 +6,14 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { buildAdmissionPlugins } from '../admission/build.js';
 import { admissionChain } from '../admission/types.js';
+import type { KubeObject } from '../schema/index.js';
+import { deferredObjectWriter } from '../admission/object-writer.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
 import { startStorageProtectionControllers } from '../controllers/storage-protection/index.js';
+import { startResourceQuotaController } from '../controllers/resourcequota/index.js';
 import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
 import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
@@ -108,7 +111,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
-  const admissionPlugins = buildAdmissionPlugins({ options: options.admission, names, listers: lateListers, log });
+  const admissionWriter = deferredObjectWriter();
+  const admissionPlugins = buildAdmissionPlugins({ options: options.admission, names, listers: lateListers, writer: admissionWriter, log });
   const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
   const authentication = buildAuthentication({
     options,
@@ -175,6 +179,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   await cache.start(REGISTRY_PREFIX);
 
   const client = new InProcessClient(registry, hubs);
+  admissionWriter.bind({ update: (group, resource, namespace, name, subresource, transform) => client.resource(group, resource).update(namespace, name, (c) => transform(c as KubeObject), subresource) });
   const controllers: { stop(): void }[] = [];
   let namespaceController: NamespaceController | undefined;
   if (namespaceStore) {
@@ -187,6 +192,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
   controllers.push(startGarbageCollector({ client, registry, log }));
   controllers.push(startStorageProtectionControllers({ client, listers, names, log }));
+  controllers.push(startResourceQuotaController({ client, listers, names, log }));
   if (saTokens?.signLegacyToken) {
     controllers.push(
       startServiceAccountTokenController({

@@ -12,6 +12,7 @@
 import type { ApiNames } from '../../machinery/api-names.js';
 import type { ListerSource } from '../../machinery/lister.js';
 import type { PluginConfiguration } from '../config-file.js';
+import type { ObjectWriter } from '../object-writer.js';
 import type { AdmissionSettings } from '../options.js';
 import type { AdmissionPlugin } from '../types.js';
 import { defaultIngressClass } from './default-ingress-class/index.js';
@@ -21,6 +22,7 @@ import { limitRanger } from './limit-ranger/index.js';
 import { namespaceLifecycle } from './namespace-lifecycle/index.js';
 import { persistentVolumeClaimResize } from './persistent-volume-claim-resize/index.js';
 import { priority } from './priority/index.js';
+import { resourceQuota } from './resource-quota/index.js';
 import { runtimeClass } from './runtime-class/index.js';
 import { securityContextDeny } from './security-context-deny/index.js';
 import { storageObjectInUseProtection } from './storage-object-in-use-protection/index.js';
@@ -33,6 +35,8 @@ export interface PluginContext {
   readonly settings: AdmissionSettings;
   /** This plugin's entry in `--admission-control-config-file`, undefined when it has none. */
   readonly configuration: PluginConfiguration | undefined;
+  /** Writes other stored objects as the server (ResourceQuota's charges); bound once the stores are open. */
+  readonly writer: ObjectWriter;
 }
 
 export interface PluginSlot {
@@ -88,8 +92,8 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   // these two slots their `make`.
   { name: 'MutatingAdmissionWebhook', defaultOn: true },
   { name: 'ValidatingAdmissionWebhook', defaultOn: true },
-  // Quota (a later helper) counts only what admission let through.
-  { name: 'ResourceQuota', defaultOn: true },
+  // Quota counts only what admission let through.
+  { name: 'ResourceQuota', defaultOn: true, make: (c) => resourceQuota(c.names, core(c, 'resourcequotas'), c.writer) },
   { name: 'AlwaysDeny', defaultOn: false },
 ];
 
