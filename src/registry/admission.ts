@@ -23,6 +23,10 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   user?: UserInfo;
   signal: AbortSignal;
+  /** The request's `Warning` headers: a plugin may append advice (validating phase). */
+  warnings?: string[];
+  /** The request's audit annotations, when the request is audited: a plugin may add to them. */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface Admission {

@@ -28,6 +28,8 @@ export interface RequestScope {
   warnings: string[];
   /** The group and version the request named (which served version of the kind it used). */
   groupVersion?: { group: string; version: string };
+  /** The request's audit annotations (admission plugins add theirs). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /**
@@ -133,6 +135,8 @@ export class GenericStore extends StoreReads {
       dryRun,
       ...(scope.user ? { user: scope.user } : {}),
       signal: scope.signal,
+      warnings: scope.warnings,
+      ...(scope.auditAnnotations ? { auditAnnotations: scope.auditAnnotations } : {}),
     };
   }
 

@@ -21,6 +21,7 @@ import { defaultTolerationSeconds } from './default-toleration-seconds/index.js'
 import { limitRanger } from './limit-ranger/index.js';
 import { namespaceLifecycle } from './namespace-lifecycle/index.js';
 import { persistentVolumeClaimResize } from './persistent-volume-claim-resize/index.js';
+import { podSecurity } from './pod-security/index.js';
 import { priority } from './priority/index.js';
 import { resourceQuota } from './resource-quota/index.js';
 import { runtimeClass } from './runtime-class/index.js';
@@ -63,8 +64,7 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   { name: 'TaintNodesByCondition', defaultOn: true, make: (c) => taintNodesByCondition(c.names) },
   { name: 'AlwaysPullImages', defaultOn: false },
   { name: 'ImagePolicyWebhook', defaultOn: false },
-  // Pod Security Standards: a later helper.
-  { name: 'PodSecurity', defaultOn: true },
+  { name: 'PodSecurity', defaultOn: true, make: (c) => podSecurity(c.names, core(c, 'namespaces'), core(c, 'pods'), c.configuration) },
   { name: 'PodNodeSelector', defaultOn: false },
   { name: 'Priority', defaultOn: true, make: (c) => priority(c.names, c.listers.for(c.names.group('scheduling'), 'priorityclasses')) },
   { name: 'DefaultTolerationSeconds', defaultOn: true, make: (c) => defaultTolerationSeconds(c.names, c.settings) },

@@ -7,6 +7,7 @@ export function scopeOf(ctx: RequestContext): RequestScope {
     namespace: ctx.info.isResourceRequest ? ctx.info.namespace : '',
     signal: ctx.signal,
     warnings: ctx.warnings,
+    auditAnnotations: ctx.audit.annotations,
     ...(ctx.info.isResourceRequest ? { groupVersion: { group: ctx.info.apiGroup, version: ctx.info.apiVersion } } : {}),
     ...(ctx.user ? { user: ctx.user } : {}),
   };
