@@ -5,15 +5,14 @@
  * away (or a pod finishes, a service or claim changes), and for every quota periodically, which gives
  * back what admission charged for a write that failed afterwards.
  */
-import { objectUsage, podCounts, resourceOfQuotaName, usageToList, type QuotaPod, type Usage } from '../../admission/plugins/resource-quota/usage.js';
-import { inQuotaScopes, type QuotaInfo } from '../../admission/plugins/resource-quota/check.js';
-import { addUsage } from '../../admission/plugins/resource-quota/usage.js';
+import { objectUsage, podCounts, resourceOfQuotaName, sameResources, usageToList, type QuotaPod, type Usage } from '../../apis/core/v1/quota/usage.js';
+import { inQuotaScopes, type QuotaInfo } from '../../apis/core/v1/quota/check.js';
+import { addUsage } from '../../apis/core/v1/quota/usage.js';
 import type { InProcessClient } from '../../client/in-process-client.js';
 import type { ApiNames } from '../../machinery/api-names.js';
 import { isStatusError } from '../../machinery/errors.js';
 import type { Lister, ListerSource } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
-import { sameResources } from '../../admission/plugins/resource-lists.js';
 import { WorkQueue } from '../garbage-collector/work-queue.js';
 
 interface Named {

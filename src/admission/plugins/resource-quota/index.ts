@@ -14,8 +14,8 @@ import type { Lister } from '../../../machinery/lister.js';
 import { admissionForbidden } from '../../forbidden.js';
 import type { ObjectWriter } from '../../object-writer.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../types.js';
-import { chargedUsed, evaluateQuotas, exceeded, type QuotaInfo } from './check.js';
-import { objectUsage } from './usage.js';
+import { chargedUsed, evaluateQuotas, exceeded, type QuotaInfo } from '../../../apis/core/v1/quota/check.js';
+import { objectUsage } from '../../../apis/core/v1/quota/usage.js';
 
 /** Updates change usage only for these (Kubernetes' service and claim evaluators handle UPDATE). */
 const UPDATE_EVALUATED = new Set(['services', 'persistentvolumeclaims']);

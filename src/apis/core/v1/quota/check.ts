@@ -4,7 +4,6 @@
  * of each, or the message of the first refusal. Reads only a quota's `status` (hard and used) as
  * Kubernetes does: a quota the controller has not yet filled in counts nothing. Pure.
  */
-import type { ResourceList } from '../resource-lists.js';
 import {
   addUsage,
   computeUsage,
@@ -13,6 +12,7 @@ import {
   isZeroUsage,
   listToUsage,
   podInScope,
+  type ResourceList,
   type QuotaPod,
   type ScopeRequirement,
   type Usage,
