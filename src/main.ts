@@ -12,6 +12,7 @@ import { domainBanner } from './server/domain-banner.js';
 import { AUDIT_BOOLEAN_FLAGS, AUDIT_FLAGS, AUDIT_HELP, parseAuditFlags } from './server/audit-flags.js';
 import { ADMISSION_FLAGS, parseAdmissionFlags } from './server/admission-flags.js';
 import type { AdmissionOptions } from './admission/options.js';
+import { CONTROLLER_FLAGS, CONTROLLER_FLAGS_HELP, parseControllerFlags } from './server/controller-flags.js';
 import { EXTERNAL_AUTHN_FLAGS, externalAuthnFlagsGiven, parseExternalAuthnFlags, type ExternalAuthnOptions } from './server/external-authn-flags.js';
 import { CLI_DEFAULTS, DEFAULTS, parseDuration, parseTlsMinVersion, type TlsVersionName } from './server/options.js';
 import { isLoopback } from './server/listen-address.js';
@@ -143,7 +144,7 @@ ${AUDIT_HELP}  --enable-admission-plugins=LIST
                                 tolerationSeconds of the not-ready toleration added to pods (default 300)
   --default-unreachable-toleration-seconds=N
                                 tolerationSeconds of the unreachable toleration added to pods (default 300)
-  --log-level=LEVEL             debug, info, warn, error or silent (default info)
+${CONTROLLER_FLAGS_HELP}  --log-level=LEVEL             debug, info, warn, error or silent (default info)
   --version                     print the version and exit
   --help                        print this help and exit
 `;
@@ -154,7 +155,7 @@ function fail(message: string): never {
 }
 
 /** Flags that take `--flag`, `--flag=true` or `--flag=false`, as Go's boolean flags do. */
-const BOOLEAN_FLAGS = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration', 'enable-priority-and-fairness'] as const;
+const BOOLEAN_FLAGS = ['leader-elect', 'anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup', 'service-account-extend-token-expiration', 'enable-priority-and-fairness'] as const;
 
 function intFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -207,6 +208,7 @@ async function main(): Promise<void> {
         ...EXTERNAL_AUTHN_FLAGS,
         ...AUDIT_FLAGS,
         ...ADMISSION_FLAGS,
+        ...CONTROLLER_FLAGS,
         'api-audiences': { type: 'string', multiple: true },
         'enable-bootstrap-token-auth': { type: 'string' },
         'service-account-issuer': { type: 'string', multiple: true },
@@ -337,6 +339,12 @@ async function main(): Promise<void> {
   if (plainHttp && tlsFlags.some((f) => v[f] !== undefined)) fail(`--insecure-plain-http cannot be combined with ${tlsFlags.filter((f) => v[f] !== undefined).map((f) => `--${f}`).join(', ')}`);
   // Plain HTTP authenticates nobody: token authenticators there would be a promise not kept.
   if (plainHttp && externalAuthnFlagsGiven(v).length > 0) fail(`--insecure-plain-http cannot be combined with ${externalAuthnFlagsGiven(v).join(', ')}`);
+  let controllerManager;
+  try {
+    controllerManager = parseControllerFlags(v);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   let externalAuthn: ExternalAuthnOptions = {};
   try {
     externalAuthn = parseExternalAuthnFlags(v, apiDomain);
@@ -432,6 +440,7 @@ async function main(): Promise<void> {
       ...externalAuthn,
       ...(audit ? { audit } : {}),
       admission,
+      controllerManager,
       logLevel: logLevel as 'info',
       ...(authorizationModes ? { authorizationModes } : {}),
       ...(authorizationPolicyFile ? { authorizationPolicyFile } : {}),

@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.js';
 import type { UserInfo } from '../machinery/user-info.js';
+import type { AuditContext } from '../machinery/request-context.js';
 import type { ApiNames } from '../machinery/api-names.js';
 import { errors, StatusError } from '../machinery/errors.js';
 import type { FieldError } from '../machinery/field-errors.js';
@@ -28,8 +29,10 @@ export interface RequestScope {
   warnings: string[];
   /** The group and version the request named (which served version of the kind it used). */
   groupVersion?: { group: string; version: string };
-  /** The request's audit annotations (admission plugins add theirs). */
-  auditAnnotations?: Record<string, string>;
+  /** The request's audit context, for admission's annotations. */
+  audit?: AuditContext;
+  /** `fieldManager` and `fieldValidation` as the request sent them, for the options admission sees. */
+  writeParams?: { fieldManager?: string; fieldValidation?: string };
 }
 
 /**
@@ -120,7 +123,17 @@ export class GenericStore extends StoreReads {
     return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
   }
 
-  private attrs(op: AdmissionOperation, scope: RequestScope, name: string, subresource: string, dryRun: boolean, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes {
+  private attrs(
+    op: AdmissionOperation,
+    scope: RequestScope,
+    name: string,
+    subresource: string,
+    dryRun: boolean,
+    object?: KubeObject,
+    oldObject?: KubeObject,
+    deleteOptions?: DeleteOptions,
+  ): AdmissionAttributes {
+    const gv = scope.groupVersion;
     return {
       operation: op,
       group: this.def.group,
@@ -135,8 +148,25 @@ export class GenericStore extends StoreReads {
       dryRun,
       ...(scope.user ? { user: scope.user } : {}),
       signal: scope.signal,
+      ...(gv && (gv.group !== this.def.group || gv.version !== this.def.version) ? { requestGroupVersion: gv } : {}),
+      options: this.admissionOptions(op, scope, dryRun, deleteOptions),
       warnings: scope.warnings,
-      ...(scope.auditAnnotations ? { auditAnnotations: scope.auditAnnotations } : {}),
+      ...(scope.audit ? { audit: scope.audit } : {}),
+    };
+  }
+
+  /** The options object Kubernetes passes to admission with each operation. */
+  private admissionOptions(op: AdmissionOperation, scope: RequestScope, dryRun: boolean, deleteOptions?: DeleteOptions): Record<string, unknown> {
+    const apiVersion = `${this.names.metaGroup}/v1`;
+    const dry = dryRun ? { dryRun: ['All'] } : {};
+    if (op === 'DELETE') return { ...deleteOptions, apiVersion, kind: 'DeleteOptions', ...dry };
+    const p = scope.writeParams ?? {};
+    return {
+      apiVersion,
+      kind: op === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
+      ...dry,
+      ...(p.fieldManager ? { fieldManager: p.fieldManager } : {}),
+      ...(p.fieldValidation ? { fieldValidation: p.fieldValidation } : {}),
     };
   }
 
@@ -192,7 +222,7 @@ export class GenericStore extends StoreReads {
     this.bindNamespace(obj, scope);
     if (this.hasStatusSubresource && !strategy.statusOnCreate) this.resetStatus(obj);
     strategy.prepareForCreate?.(obj, ctx);
-    const check = async (o: KubeObject, dryRun: boolean, warnings: string[]): Promise<void> => {
+    const check = async (o: KubeObject, dryRun: boolean, warnings: string[], rehearsal = false): Promise<void> => {
       const errs = [
         ...validateObjectMeta(o.metadata, this.def.namespaced, strategy.nameValidator),
         ...(strategy.validate?.(o, ctx) ?? []),
@@ -201,14 +231,14 @@ export class GenericStore extends StoreReads {
       if (errs.length) throw this.invalid(o.metadata.name ?? '', errs);
       warnings.push(...(strategy.warnings?.(o, undefined, ctx) ?? []));
       strategy.canonicalize?.(o);
-      await this.admission.validate(this.attrs('CREATE', { ...scope, warnings }, o.metadata.name ?? '', '', dryRun, o));
+      await this.admission.validate(rehearsing(this.attrs('CREATE', { ...scope, warnings }, o.metadata.name ?? '', '', dryRun, o), rehearsal));
     };
     if (strategy.beginCreate && !opts.dryRun) {
       // Allocations (Service IPs and ports) are writes of their own: rehearse the create as a dry run
       // first, so that one refused by validation, admission or an existing name never takes and gives
       // back a value, which would move the store's revision for a write that changed nothing.
       const rehearsal = structuredClone(obj);
-      await finishing(await strategy.beginCreate(rehearsal, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, []));
+      await finishing(await strategy.beginCreate(rehearsal, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, [], true));
       if (!generated && (await this.nextEntry(this.keyFor(scope.namespace, obj.metadata.name as string), obj.metadata.name as string, undefined))) {
         throw errors.alreadyExists(this.groupResource, obj.metadata.name as string);
       }
@@ -308,7 +338,7 @@ export class GenericStore extends StoreReads {
     if (strategy.trackGeneration && !partial && specChanged(obj, current)) {
       obj.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    const check = async (o: KubeObject, dryRun: boolean, warnings: string[]): Promise<void> => {
+    const check = async (o: KubeObject, dryRun: boolean, warnings: string[], rehearsal = false): Promise<void> => {
       const errs = [
         ...validateObjectMetaUpdate(o.metadata, current.metadata, this.def.namespaced, strategy.nameValidator),
         ...(partial
@@ -318,12 +348,12 @@ export class GenericStore extends StoreReads {
       if (errs.length) throw this.invalid(name, errs);
       warnings.push(...(strategy.warnings?.(o, current, ctx) ?? []));
       if (!partial) strategy.canonicalize?.(o);
-      if (admitted) await this.admission.validate(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current));
+      if (admitted) await this.admission.validate(rehearsing(this.attrs('UPDATE', { ...scope, warnings }, name, opts.subresource, dryRun, o, current), rehearsal));
     };
     if (!partial && strategy.beginUpdate && !opts.dryRun) {
       // As on create: a refused update must not take and give back allocations.
       const rehearsal = structuredClone(obj);
-      await finishing(await strategy.beginUpdate(rehearsal, current, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, []));
+      await finishing(await strategy.beginUpdate(rehearsal, current, { ...ctx, dryRun: true }), true, () => check(rehearsal, true, [], true));
     }
     const tx = partial ? undefined : await strategy.beginUpdate?.(obj, current, { ...ctx, dryRun: opts.dryRun });
     return finishing(tx, opts.dryRun, async (): Promise<KubeObject | LostRace> => {
@@ -404,7 +434,7 @@ export class GenericStore extends StoreReads {
       }
       // Both phases, with the old object, as Kubernetes' delete runs admission (mutating plugins see
       // the delete too, though there is no object to change).
-      const deleteAttrs = this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current);
+      const deleteAttrs = this.attrs('DELETE', scope, name, '', opts.dryRun, undefined, current, options);
       await this.admission.admit(deleteAttrs);
       await this.admission.validate(deleteAttrs);
 
@@ -479,6 +509,11 @@ export class GenericStore extends StoreReads {
     }
     return out;
   }
+}
+
+/** Marks the attributes of a rehearsal (see AdmissionAttributes.rehearsal). */
+function rehearsing(attrs: AdmissionAttributes, rehearsal: boolean): AdmissionAttributes {
+  return rehearsal ? { ...attrs, rehearsal: true } : attrs;
 }
 
 function setManagedFields(obj: KubeObject, entries: ObjectMeta['managedFields']): void {

@@ -11,11 +11,8 @@ import { deferredObjectWriter } from '../admission/object-writer.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
-import { startGarbageCollector } from '../controllers/garbage-collector/index.js';
-import { startStorageProtectionControllers } from '../controllers/storage-protection/index.js';
-import { startResourceQuotaController } from '../controllers/resourcequota/index.js';
-import { startServiceAccountTokenController } from '../controllers/serviceaccount-tokens/index.js';
-import { startNamespaceController, type NamespaceController } from '../controllers/namespace/index.js';
+import { loadControllerSettings, startControllers } from './controller-manager.js';
+import { startApiserverEndpoints } from '../controllers/apiserver-endpoints/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
@@ -40,12 +37,12 @@ import type { RevisionedKV } from '../storage/kv.js';
 import { createEtcdKV } from '../storage/etcd/etcd-kv.js';
 import { createMemoryKV } from '../storage/memory/memory-kv.js';
 import { createSqliteKV } from '../storage/sqlite/sqlite-kv.js';
+import type { Authorizer } from '../authz/index.js';
 import { accessReviewer } from '../authz/reviews.js';
 import { rbacEscalationGuard } from '../authz/rbac/escalation-guard.js';
-import { createAuthorization, loadAuthorizationConfig, rbacListersOf } from './authorization.js';
+import { createAuthorization, loadAuthorizationConfig } from './authorization.js';
 import { ensureRbacPolicy } from './ensure-rbac-policy.js';
 import { ensureSystemPriorityClasses } from './ensure-priority-classes.js';
-import { startClusterRoleAggregationController } from '../controllers/clusterrole-aggregation/index.js';
 import { buildAuthentication } from './authentication.js';
 import { resolveServiceAccountSettings, serviceAccountTokens, type IssuerDiscovery, type ServiceAccountTokens } from '../authn/service-account/index.js';
 import { createServerAuditor } from './audit.js';
@@ -106,13 +103,28 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const serviceRanges = parseServiceRanges(options);
   checkFlowControlOptions(options);
   const authorizationConfig = await loadAuthorizationConfig(options, names);
+  const controllerSettings = loadControllerSettings(options.controllerManager);
   const bindAddress = options.bindAddress ?? DEFAULTS.bindAddress;
   const material = await servingMaterial(options, bindAddress, serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '', log);
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
   const admissionWriter = deferredObjectWriter();
-  const admissionPlugins = buildAdmissionPlugins({ options: options.admission, names, listers: lateListers, writer: admissionWriter, log });
+  const metrics = createApiMetrics();
+  // Admission plugins are made (and their files checked) now; the certificate plugins ask the
+  // authorizer, which exists once the store is open, before any request can reach them; the webhook
+  // plugins read the served resources at call time, once `registry` below is filled.
+  const lateAuthorizer = deferredAuthorizer();
+  const admissionPlugins = buildAdmissionPlugins({
+    options: options.admission,
+    names,
+    listers: lateListers,
+    authorizer: lateAuthorizer,
+    writer: admissionWriter,
+    log,
+    metrics: metrics.registry,
+    servedResources: { all: () => registry.all() },
+  });
   const saTokens = serviceAccountTokensFor(options, names, lateListers, material?.serving.keyPem, log);
   const authentication = buildAuthentication({
     options,
@@ -122,7 +134,6 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     ...(saTokens ? { serviceAccounts: { authenticators: saTokens.authenticators, apiAudiences: saTokens.apiAudiences } } : {}),
     ...(material ? { clientCaPem: material.clientCaPem, ...(material.requestheaderCaPem !== undefined ? { requestheaderCaPem: material.requestheaderCaPem } : {}) } : {}),
   });
-  const metrics = createApiMetrics();
   // The audit policy and webhook kubeconfig are checked before the store opens too.
   const auditor = createServerAuditor(options.audit, names, log, metrics.registry);
   const kv = await openStore(options);
@@ -145,6 +156,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const listers = new ResourceListers(cache, hubs, log);
   const authorization = createAuthorization(authorizationConfig, names, listers);
   lateListers.bind(listers);
+  lateAuthorizer.bind(authorization.authorizer);
   const admission = admissionChain([
     // Not a plugin a flag can turn off: Kubernetes' RBAC storage refuses these writes before admission.
     rbacEscalationGuard({ rbacGroup: names.group('rbac.authorization'), authorizer: authorization.authorizer, rules: authorization.rbac }),
@@ -181,31 +193,24 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const client = new InProcessClient(registry, hubs);
   admissionWriter.bind({ update: (group, resource, namespace, name, subresource, transform) => client.resource(group, resource).update(namespace, name, (c) => transform(c as KubeObject), subresource) });
   const controllers: { stop(): void }[] = [];
-  let namespaceController: NamespaceController | undefined;
-  if (namespaceStore) {
-    await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
-    namespaceController = startNamespaceController({ client, registry, names, log });
-    controllers.push(namespaceController);
-  }
+  if (namespaceStore) await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
   await ensureRbacPolicy(client, names, log);
   await ensureSystemPriorityClasses(client, names, log);
-  controllers.push(startClusterRoleAggregationController({ client, clusterRoles: rbacListersOf(listers, names).clusterRoles, rbacGroup: names.group('rbac.authorization'), log }));
-  controllers.push(startGarbageCollector({ client, registry, log }));
-  controllers.push(startStorageProtectionControllers({ client, listers, names, log }));
-  controllers.push(startResourceQuotaController({ client, listers, names, log }));
-  if (saTokens?.signLegacyToken) {
-    controllers.push(
-      startServiceAccountTokenController({
-        client,
-        names,
-        secrets: listers.for<Secret>('', 'secrets'),
-        serviceAccounts: listers.for<ServiceAccount>('', 'serviceaccounts'),
-        caPem: material?.servingCaPem ?? '',
-        signLegacyToken: saTokens.signLegacyToken,
-        log,
-      }),
-    );
-  }
+  const controllerManager = await startControllers({
+    settings: controllerSettings,
+    client,
+    authorizer: authorization.authorizer,
+    listers,
+    names,
+    log,
+    exclusiveStore: kv.backend !== 'etcd',
+    ...(material?.ownCa && material.clientCaPem === material.ownCa.certPem ? { ownCa: material.ownCa } : {}),
+    controllerDeps: {
+      registry,
+      accessReviewer: env.accessReviewer as NonNullable<KindEnvironment['accessReviewer']>,
+      ...(saTokens?.signLegacyToken ? { serviceAccountTokens: { caPem: material?.servingCaPem ?? '', signLegacyToken: saTokens.signLegacyToken } } : {}),
+    },
+  });
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
   controllers.push(compactor);
 
@@ -269,6 +274,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const address = listener.address;
   const url = localUrl(listener.scheme, address.address, address.family, address.port);
   if (saTokens) issuerDiscovery = discoveryOf(saTokens, advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, address.port, log);
+  // The kubernetes Service and this instance's address in its endpoints, kept by every instance.
+  const apiserverEndpoints = await startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
   const tls = material ? serverTls(material) : undefined;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
@@ -282,6 +289,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     kubeconfig: () => kubeconfig,
     close() {
       closing ??= (async () => {
+        await apiserverEndpoints.stop();
+        await controllerManager.stop();
         for (const c of controllers) c.stop();
         authentication.close();
         cache.close();
@@ -404,4 +413,18 @@ async function ensureNamespaces(client: InProcessClient, names: string[]): Promi
       if (!isStatusError(e, 'AlreadyExists')) throw e;
     }
   }
+}
+
+/** An authorizer that forwards to the server's once it is bound (before the first request). */
+function deferredAuthorizer(): Authorizer & { bind(target: Authorizer): void } {
+  let target: Authorizer | undefined;
+  return {
+    bind(t) {
+      target = t;
+    },
+    authorize(attrs, signal) {
+      if (!target) throw new Error('the authorizer was asked before the server finished starting');
+      return target.authorize(attrs, signal);
+    },
+  };
 }

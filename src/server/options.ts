@@ -6,6 +6,7 @@ import type { OidcOptions } from '../authn/oidc/index.js';
 import type { TokenWebhookOptions } from '../authn/token-webhook/index.js';
 import type { AuditServerOptions } from './audit.js';
 import type { AdmissionOptions } from '../admission/options.js';
+import type { ControllerManagerOptions } from './controller-manager.js';
 
 export interface ServerOptions {
   /**
@@ -145,6 +146,8 @@ export interface ServerOptions {
   authorizationWebhookTimeoutMs?: number;
   /** Admission plugins: which run (`--enable/disable-admission-plugins`), their configuration file, their settings. */
   admission?: AdmissionOptions;
+  /** The in-process controllers: `--controllers`, leader election, the cluster signing CA (src/server/controller-manager.ts). */
+  controllerManager?: ControllerManagerOptions;
   logLevel?: LogLevel;
   logger?: Logger;
 }

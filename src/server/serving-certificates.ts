@@ -46,6 +46,8 @@ export interface ServingMaterial {
   admin?: CertificateAndKey;
   /** The authenticating proxy's CA bundle, when one is configured. */
   requestheaderCaPem?: string;
+  /** The server's own CA with its key, when it has one: the default cluster signing CA of certificate requests. */
+  ownCa?: CertificateAndKey;
 }
 
 /**
@@ -109,6 +111,7 @@ export async function loadServingMaterial(options: ServingCertificateOptions): P
     clientCaPem: givenClientCa ?? ca.certPem,
     ...(admin ? { admin } : {}),
     ...proxyCa,
+    ownCa: ca,
   };
 }
 

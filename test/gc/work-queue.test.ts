@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkQueue } from '../../src/controllers/garbage-collector/work-queue.js';
+import { WorkQueue } from '../../src/controllers/framework/work-queue.js';
 
 const timeouts = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 const opts = { workers: 2, minRetryMs: 1, maxRetryMs: 5 };

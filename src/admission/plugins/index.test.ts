@@ -21,7 +21,8 @@ describe('the ordered plugin list', () => {
   it('runs the default-on plugins it implements, in order', () => {
     expect(names({})).toEqual([
       'NamespaceLifecycle', 'LimitRanger', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass',
-      'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'DefaultIngressClass', 'ResourceQuota',
+      'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning',
+      'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota',
     ]);
   });
 
@@ -36,7 +37,7 @@ describe('the ordered plugin list', () => {
     [{ enable: ['Nope'] }, `enable-admission-plugins plugin "Nope" is unknown; the plugins this server implements are: ${implementedPluginNames().join(', ')}`],
     [{ disable: ['namespacelifecycle'] }, 'disable-admission-plugins plugin "namespacelifecycle" is unknown'],
     [{ enable: ['AlwaysPullImages'] }, 'enable-admission-plugins plugin "AlwaysPullImages" is a Kubernetes 1.25 admission plugin this server does not implement'],
-    [{ enable: ['ValidatingAdmissionWebhook'] }, 'does not implement'],
+    [{ enable: ['ImagePolicyWebhook'] }, 'does not implement'],
     [{ enable: ['LimitRanger', 'SecurityContextDeny'], disable: ['SecurityContextDeny', 'LimitRanger'] }, '[LimitRanger SecurityContextDeny] in enable-admission-plugins and disable-admission-plugins overlapped'],
   ])('refuses %j', (choice, message) => {
     expect(() => selectPlugins(choice)).toThrow(message);

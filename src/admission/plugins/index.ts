@@ -9,12 +9,19 @@
  * and this server does not (yet): naming it in `--enable-admission-plugins` stops the start with a
  * message saying so, and a default-on one is left out of the default set until it has a `make`.
  */
+import { Registry } from 'prom-client';
 import type { ApiNames } from '../../machinery/api-names.js';
 import type { ListerSource } from '../../machinery/lister.js';
+import type { Logger } from '../../machinery/logger.js';
+import type { ResourceRegistry } from '../../registry/registry.js';
 import type { PluginConfiguration } from '../config-file.js';
 import type { ObjectWriter } from '../object-writer.js';
 import type { AdmissionSettings } from '../options.js';
 import type { AdmissionPlugin } from '../types.js';
+import { certificateApproval, type SignerAuthorizer } from './certificate-approval/index.js';
+import { certificateSigning } from './certificate-signing/index.js';
+import { certificateSubjectRestriction } from './certificate-subject-restriction/index.js';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook, webhookAdmissionSettings, type WebhookPluginDeps } from '../webhook/index.js';
 import { defaultIngressClass } from './default-ingress-class/index.js';
 import { defaultStorageClass } from './default-storage-class/index.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds/index.js';
@@ -38,6 +45,13 @@ export interface PluginContext {
   readonly configuration: PluginConfiguration | undefined;
   /** Writes other stored objects as the server (ResourceQuota's charges); bound once the stores are open. */
   readonly writer: ObjectWriter;
+  /** The server's authorizer (plugins are made before it exists, so it may answer only once the server runs). */
+  readonly authorizer: SignerAuthorizer;
+  readonly log?: Logger;
+  /** The server's metrics registry; plugins made without one (unit tests) get a registry of their own. */
+  readonly metrics?: Registry;
+  /** The served resources, read at admission time; none when absent. */
+  readonly servedResources?: Pick<ResourceRegistry, 'all'>;
 }
 
 export interface PluginSlot {
@@ -49,6 +63,15 @@ export interface PluginSlot {
 }
 
 const core = <T>(c: PluginContext, resource: string) => c.listers.for<T>('', resource);
+
+const webhookDeps = (c: PluginContext, plugin: string): WebhookPluginDeps => ({
+  names: c.names,
+  listers: c.listers,
+  registry: c.servedResources ?? { all: () => [] },
+  metrics: c.metrics ?? new Registry(),
+  ...(c.log ? { log: c.log } : {}),
+  ...webhookAdmissionSettings(c.names, c.configuration, plugin),
+});
 
 export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   { name: 'AlwaysAdmit', defaultOn: false },
@@ -82,16 +105,15 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   },
   { name: 'RuntimeClass', defaultOn: true, make: (c) => runtimeClass(c.names, c.listers.for(c.names.group('node'), 'runtimeclasses')) },
   // The three certificate plugins come with the certificates controllers (their own helper).
-  { name: 'CertificateApproval', defaultOn: true },
-  { name: 'CertificateSigning', defaultOn: true },
-  { name: 'CertificateSubjectRestriction', defaultOn: true },
+  { name: 'CertificateApproval', defaultOn: true, make: (c) => certificateApproval(c.names, c.authorizer) },
+  { name: 'CertificateSigning', defaultOn: true, make: (c) => certificateSigning(c.names, c.authorizer) },
+  { name: 'CertificateSubjectRestriction', defaultOn: true, make: (c) => certificateSubjectRestriction(c.names) },
   { name: 'DefaultIngressClass', defaultOn: true, make: (c) => defaultIngressClass(c.names, c.listers.for(c.names.group('networking'), 'ingressclasses')) },
   { name: 'DenyServiceExternalIPs', defaultOn: false },
   // Webhooks, quota and deny go last, as in Kubernetes: webhooks see what every built-in plugin
-  // made of the object. The dynamic admission webhooks (their own helper) slot in here: give
-  // these two slots their `make`.
-  { name: 'MutatingAdmissionWebhook', defaultOn: true },
-  { name: 'ValidatingAdmissionWebhook', defaultOn: true },
+  // made of the object (src/admission/webhook/).
+  { name: 'MutatingAdmissionWebhook', defaultOn: true, make: (c) => mutatingAdmissionWebhook(webhookDeps(c, 'MutatingAdmissionWebhook')) },
+  { name: 'ValidatingAdmissionWebhook', defaultOn: true, make: (c) => validatingAdmissionWebhook(webhookDeps(c, 'ValidatingAdmissionWebhook')) },
   // Quota counts only what admission let through.
   { name: 'ResourceQuota', defaultOn: true, make: (c) => resourceQuota(c.names, core(c, 'resourcequotas'), c.writer) },
   { name: 'AlwaysDeny', defaultOn: false },

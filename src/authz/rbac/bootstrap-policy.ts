@@ -48,6 +48,7 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
   const certificates = names.group('certificates');
   const networking = names.group('networking');
   const discovery = names.group('discovery');
+  const coordination = names.group('coordination');
   const meta = (name: string, labels: Record<string, string> = {}, namespace?: string) => ({
     name,
     ...(namespace ? { namespace } : {}),
@@ -124,6 +125,34 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     // One role per controller this server runs in process, as Kubernetes' controller roles.
     role('system:controller:clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], [rbac], ['clusterroles'])]),
     role('system:controller:generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
+    role('system:controller:certificate-controller', [
+      rule(['delete', 'get', 'list', 'watch'], [certificates], ['certificatesigningrequests']),
+      rule(['update'], [certificates], ['certificatesigningrequests/approval', 'certificatesigningrequests/status']),
+      rule(['approve'], [certificates], ['signers'], [signer('kube-apiserver-client-kubelet')]),
+      rule(['sign'], [certificates], ['signers'], [signer('kube-apiserver-client'), signer('kube-apiserver-client-kubelet'), signer('kubelet-serving'), signer('legacy-unknown')]),
+      rule(['create'], [authz], ['subjectaccessreviews']),
+      eventsRule,
+    ]),
+    role('system:controller:pv-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']), eventsRule]),
+    role('system:controller:pvc-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']), rule(['get', 'list', 'watch'], [''], ['pods']), eventsRule]),
+    // Quota counts anything (count/<resource>.<group>), so it may list and watch everything.
+    role('system:controller:resourcequota-controller', [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [''], ['resourcequotas/status']), eventsRule]),
+    role('system:controller:root-ca-cert-publisher', [rule(['create', 'update'], [''], ['configmaps']), eventsRule]),
+    role('system:controller:service-account-controller', [rule(['create'], [''], ['serviceaccounts']), eventsRule]),
+    // The controller manager's own user: leader election, informers, and the controllers that act as it (serviceaccount-token).
+    role(`system:${names.prefix}-controller-manager`, [
+      eventsRule,
+      rule(['create'], [coordination], ['leases']),
+      rule(['get', 'update'], [coordination], ['leases'], [`${names.prefix}-controller-manager`]),
+      rule(['create'], [''], ['secrets', 'serviceaccounts']),
+      rule(['delete'], [''], ['secrets']),
+      rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
+      rule(['update'], [''], ['secrets', 'serviceaccounts']),
+      rule(['create'], [authn], ['tokenreviews']),
+      rule(['create'], [authz], ['subjectaccessreviews']),
+      rule(['list', 'watch'], ['*'], ['*']),
+      rule(['create'], [''], ['serviceaccounts/token']),
+    ]),
     role('system:controller:namespace-controller', [
       rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
       rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
@@ -144,15 +173,33 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     binding('system:controller:clusterrole-aggregation-controller', [serviceAccount('clusterrole-aggregation-controller')]),
     binding('system:controller:generic-garbage-collector', [serviceAccount('generic-garbage-collector')]),
     binding('system:controller:namespace-controller', [serviceAccount('namespace-controller')]),
+    binding('system:controller:certificate-controller', [serviceAccount('certificate-controller')]),
+    binding('system:controller:pv-protection-controller', [serviceAccount('pv-protection-controller')]),
+    binding('system:controller:pvc-protection-controller', [serviceAccount('pvc-protection-controller')]),
+    binding('system:controller:resourcequota-controller', [serviceAccount('resourcequota-controller')]),
+    binding('system:controller:root-ca-cert-publisher', [serviceAccount('root-ca-cert-publisher')]),
+    binding('system:controller:service-account-controller', [serviceAccount('service-account-controller')]),
+    binding(`system:${names.prefix}-controller-manager`, [user(`system:${names.prefix}-controller-manager`)]),
   ];
 
   // Bootstrapping clients read the cluster-info ConfigMap before they have credentials.
   const clusterInfo = 'system:bootstrap-signer-clusterinfo';
+  const nsRole = (name: string, namespace: string, rules: PolicyRule[]): Role => ({ apiVersion: `${rbac}/v1`, kind: 'Role', metadata: meta(name, {}, namespace), rules }) as Role;
+  const nsBinding = (name: string, namespace: string, subjects: Subject[]): RoleBinding =>
+    ({ apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: meta(name, {}, namespace), roleRef: { apiGroup: rbac, kind: 'Role', name }, subjects }) as RoleBinding;
+  const system = names.systemNamespace;
   const roles: Role[] = [
-    { apiVersion: `${rbac}/v1`, kind: 'Role', metadata: meta(clusterInfo, {}, names.publicNamespace), rules: [rule(['get'], [''], ['configmaps'], ['cluster-info'])] } as Role,
+    nsRole(clusterInfo, names.publicNamespace, [rule(['get'], [''], ['configmaps'], ['cluster-info'])]),
+    // The namespaced controller roles of Kubernetes 1.25 (bootstrap signer, token cleaner).
+    nsRole('system:controller:bootstrap-signer', names.publicNamespace, [rule(READ, [''], ['configmaps']), rule(['update'], [''], ['configmaps'], ['cluster-info']), eventsRule]),
+    nsRole('system:controller:bootstrap-signer', system, [rule(READ, [''], ['secrets'])]),
+    nsRole('system:controller:token-cleaner', system, [rule(['delete', 'get', 'list', 'watch'], [''], ['secrets']), eventsRule]),
   ];
   const roleBindings: RoleBinding[] = [
-    { apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: meta(clusterInfo, {}, names.publicNamespace), roleRef: { apiGroup: rbac, kind: 'Role', name: clusterInfo }, subjects: [user('system:anonymous')] } as RoleBinding,
+    nsBinding(clusterInfo, names.publicNamespace, [user('system:anonymous')]),
+    nsBinding('system:controller:bootstrap-signer', names.publicNamespace, [serviceAccount('bootstrap-signer')]),
+    nsBinding('system:controller:bootstrap-signer', system, [serviceAccount('bootstrap-signer')]),
+    nsBinding('system:controller:token-cleaner', system, [serviceAccount('token-cleaner')]),
   ];
   return { clusterRoles, clusterRoleBindings, roles, roleBindings };
 }

@@ -12,7 +12,7 @@ import { isStatusError } from '../../machinery/errors.js';
 import { labelSelectorFromStructured, type StructuredLabelSelector } from '../../machinery/labels.js';
 import type { Lister } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
-import { WorkQueue } from '../garbage-collector/work-queue.js';
+import { WorkQueue } from '../framework/work-queue.js';
 
 export interface AggregationControllerDeps {
   client: InProcessClient;

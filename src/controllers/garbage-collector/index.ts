@@ -14,7 +14,7 @@ import { followStore } from './follow.js';
 import { nodeOf, ORPHAN_FINALIZER, OwnerGraph, waitsForDependents, type GraphNode } from './graph.js';
 import { OwnerResolver } from './owners.js';
 import { processObject, type ProcessContext } from './process.js';
-import { WorkQueue } from './work-queue.js';
+import { WorkQueue } from '../framework/work-queue.js';
 
 export interface GarbageCollector {
   stop(): void;

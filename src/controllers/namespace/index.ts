@@ -11,6 +11,7 @@ import type { ResourceRegistry } from '../../registry/registry.js';
 import { formatTime } from '../../registry/object-meta.js';
 import type { KubeObject } from '../../schema/index.js';
 import type { Logger } from '../../machinery/logger.js';
+import { WorkQueue } from '../framework/work-queue.js';
 
 export interface NamespaceController {
   stop(): void;
@@ -32,53 +33,34 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
   const { client, registry, names, log } = deps;
   const namespaces = client.resource('', 'namespaces');
   const abort = new AbortController();
-  const queued = new Set<string>();
   /** Passes that found content remaining, per namespace: the backoff grows with them. */
   const attempts = new Map<string, number>();
-  const timers = new Set<NodeJS.Timeout>();
-  let busy = false;
 
-  const enqueue = (name: string, delayMs = 0): void => {
-    if (abort.signal.aborted) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      queued.add(name);
-      void drain();
-    }, delayMs);
-    timers.add(timer);
-  };
-
-  const drain = async (): Promise<void> => {
-    if (busy) return;
-    busy = true;
+  const pass = async (name: string): Promise<void> => {
     try {
-      while (queued.size > 0 && !abort.signal.aborted) {
-        const name = queued.values().next().value as string;
-        queued.delete(name);
-        try {
-          const done = await finalizeNamespace(name);
-          if (done) {
-            attempts.delete(name);
-          } else {
-            const n = attempts.get(name) ?? 0;
-            attempts.set(name, n + 1);
-            enqueue(name, Math.min(CONTENT_RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(n, 7)));
-          }
-        } catch (e) {
-          // Another server instance finished the namespace between our read and our write.
-          const gone = isStatusError(e, 'NotFound') && (await namespaces.get('', name).then((ns) => ns === undefined, () => false));
-          if (gone) {
-            attempts.delete(name);
-            continue;
-          }
-          log.warn('namespace cleanup failed; retrying', { namespace: name, error: (e as Error).message });
-          enqueue(name, RETRY_MAX_MS);
-        }
+      if (await finalizeNamespace(name)) {
+        attempts.delete(name);
+        return;
       }
-    } finally {
-      busy = false;
+      const n = attempts.get(name) ?? 0;
+      attempts.set(name, n + 1);
+      queue.addAfter(name, Math.min(CONTENT_RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(n, 7)));
+    } catch (e) {
+      // Another server instance finished the namespace between our read and our write.
+      const gone = isStatusError(e, 'NotFound') && (await namespaces.get('', name).then((ns) => ns === undefined, () => false));
+      if (gone) {
+        attempts.delete(name);
+        return;
+      }
+      throw e;
     }
   };
+  const queue = new WorkQueue(
+    pass,
+    (name, error) => log.warn('namespace cleanup failed; retrying', { namespace: name, error: error instanceof Error ? error.message : String(error) }),
+    { workers: 1, minRetryMs: RETRY_MIN_MS, maxRetryMs: RETRY_MAX_MS },
+  );
+  const enqueue = (name: string): void => queue.add(name);
 
   /** One cleanup pass; true when the namespace needs no more work. */
   const finalizeNamespace = async (name: string): Promise<boolean> => {
@@ -147,7 +129,7 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
       for await (const ev of events) {
         if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
         const ns = ev.object.parse<Namespace>();
-        if (ns.metadata.deletionTimestamp && (ns.spec.finalizers ?? []).includes(names.namespaceFinalizer) && !queued.has(ns.metadata.name as string)) {
+        if (ns.metadata.deletionTimestamp && (ns.spec.finalizers ?? []).includes(names.namespaceFinalizer)) {
           enqueue(ns.metadata.name as string);
         }
       }
@@ -159,8 +141,7 @@ export function startNamespaceController(deps: { client: InProcessClient; regist
   return {
     stop() {
       abort.abort();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      queue.stop();
     },
   };
 }

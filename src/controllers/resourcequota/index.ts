@@ -13,7 +13,7 @@ import type { ApiNames } from '../../machinery/api-names.js';
 import { isStatusError } from '../../machinery/errors.js';
 import type { Lister, ListerSource } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
-import { WorkQueue } from '../garbage-collector/work-queue.js';
+import { WorkQueue } from '../framework/work-queue.js';
 
 interface Named {
   metadata: { name?: string; namespace?: string };

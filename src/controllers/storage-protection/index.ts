@@ -1,5 +1,5 @@
 /**
- * The storage protection controllers (Kubernetes' pvc-protection and pv-protection): they remove
+ * The storage protection controllers (kube-controller-manager's pvc-protection and pv-protection): they remove
  * the finalizers StorageObjectInUseProtection adds once deletion may go on. A claim being deleted
  * loses `<label domain>/pvc-protection` when no scheduled, unfinished pod in its namespace mounts
  * it (directly, or as a generic ephemeral volume's claim `<pod>-<volume>`); a volume being deleted
@@ -12,7 +12,7 @@ import { isStatusError } from '../../machinery/errors.js';
 import type { ListerSource } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
 import type { KubeObject } from '../../schema/index.js';
-import { WorkQueue } from '../garbage-collector/work-queue.js';
+import { WorkQueue } from '../framework/work-queue.js';
 
 interface Meta {
   metadata: { name?: string; namespace?: string; deletionTimestamp?: string; finalizers?: string[] };
@@ -43,16 +43,13 @@ export interface StorageProtectionDeps {
   log: Logger;
 }
 
-export function startStorageProtectionControllers(deps: StorageProtectionDeps): { stop(): void } {
-  const pvcFinalizer = deps.names.labelKey('pvc-protection');
-  const pvFinalizer = deps.names.labelKey('pv-protection');
-  const claims = deps.listers.for<Meta>('', 'persistentvolumeclaims');
-  const pods = deps.listers.for<PodVolumesInfo>('', 'pods');
-  const volumes = deps.listers.for<VolumeInfo>('', 'persistentvolumes');
+type Release = (resource: string, namespace: string, name: string, finalizer: string) => Promise<void>;
 
-  const release = async (resource: string, namespace: string, name: string, finalizer: string): Promise<void> => {
+/** Removes `finalizer` from the object; gone already is fine. */
+function releaser(client: InProcessClient): Release {
+  return async (resource, namespace, name, finalizer) => {
     try {
-      await deps.client.resource('', resource).update(namespace, name, (current) => {
+      await client.resource('', resource).update(namespace, name, (current) => {
         const obj = current as KubeObject;
         const rest = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
         if (rest.length) obj.metadata.finalizers = rest;
@@ -63,41 +60,60 @@ export function startStorageProtectionControllers(deps: StorageProtectionDeps): 
       if (!isStatusError(e, 'NotFound')) throw e;
     }
   };
-  const waiting = (o: Meta | undefined, finalizer: string): o is Meta => !!o?.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(finalizer);
+}
 
-  const onError = (what: string) => (key: string, error: unknown, attempt: number) =>
-    deps.log.warn(`${what} protection failed; retrying`, { key, attempt, error: error instanceof Error ? error.message : String(error) });
-  const options = { workers: 1, minRetryMs: 50, maxRetryMs: 5_000 };
-  const claimQueue = new WorkQueue(async (key) => {
+const waiting = (o: Meta | undefined, finalizer: string): o is Meta => !!o?.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(finalizer);
+const QUEUE_OPTIONS = { workers: 1, minRetryMs: 50, maxRetryMs: 5_000 };
+const onError = (log: Logger, what: string) => (key: string, error: unknown, attempt: number) =>
+  log.warn(`${what} protection failed; retrying`, { key, attempt, error: error instanceof Error ? error.message : String(error) });
+
+/** pvc-protection: a claim being deleted is released once no scheduled, unfinished pod uses it. */
+export function startPvcProtectionController(deps: StorageProtectionDeps): { stop(): void } {
+  const finalizer = deps.names.labelKey('pvc-protection');
+  const claims = deps.listers.for<Meta>('', 'persistentvolumeclaims');
+  const pods = deps.listers.for<PodVolumesInfo>('', 'pods');
+  const release = releaser(deps.client);
+  const queue = new WorkQueue(async (key) => {
     const [namespace = '', name = ''] = key.split('/');
     const claim = claims.get(namespace, name);
-    if (!waiting(claim, pvcFinalizer)) return;
+    if (!waiting(claim, finalizer)) return;
     if (pods.list(namespace).some((p) => podUsesClaim(p, name))) return;
-    await release('persistentvolumeclaims', namespace, name, pvcFinalizer);
-  }, onError('claim'), options);
-  const volumeQueue = new WorkQueue(async (name) => {
-    const volume = volumes.get('', name);
-    if (!waiting(volume, pvFinalizer) || volume.status?.phase === 'Bound') return;
-    await release('persistentvolumes', '', name, pvFinalizer);
-  }, onError('volume'), options);
-
+    await release('persistentvolumeclaims', namespace, name, finalizer);
+  }, onError(deps.log, 'claim'), QUEUE_OPTIONS);
   const claimKey = (o: Meta): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
   const enqueueDeletingClaims = (namespace: string): void => {
-    for (const c of claims.list(namespace)) if (waiting(c, pvcFinalizer)) claimQueue.add(claimKey(c));
+    for (const c of claims.list(namespace)) if (waiting(c, finalizer)) queue.add(claimKey(c));
   };
   const stops = [
-    claims.onChange((e) => e.type !== 'DELETED' && waiting(e.object, pvcFinalizer) && claimQueue.add(claimKey(e.object))),
+    claims.onChange((e) => e.type !== 'DELETED' && waiting(e.object, finalizer) && queue.add(claimKey(e.object))),
     // A pod that finishes or goes away may free the claims waiting in its namespace.
     pods.onChange((e) => enqueueDeletingClaims(e.object.metadata.namespace ?? '')),
-    volumes.onChange((e) => e.type !== 'DELETED' && waiting(e.object, pvFinalizer) && volumeQueue.add(e.object.metadata.name ?? '')),
   ];
   enqueueDeletingClaims('');
-  for (const v of volumes.list()) if (waiting(v, pvFinalizer)) volumeQueue.add(v.metadata.name ?? '');
   return {
     stop() {
       for (const s of stops) s();
-      claimQueue.stop();
-      volumeQueue.stop();
+      queue.stop();
+    },
+  };
+}
+
+/** pv-protection: a volume being deleted is released once it is not Bound. */
+export function startPvProtectionController(deps: StorageProtectionDeps): { stop(): void } {
+  const finalizer = deps.names.labelKey('pv-protection');
+  const volumes = deps.listers.for<VolumeInfo>('', 'persistentvolumes');
+  const release = releaser(deps.client);
+  const queue = new WorkQueue(async (name) => {
+    const volume = volumes.get('', name);
+    if (!waiting(volume, finalizer) || volume.status?.phase === 'Bound') return;
+    await release('persistentvolumes', '', name, finalizer);
+  }, onError(deps.log, 'volume'), QUEUE_OPTIONS);
+  const stop = volumes.onChange((e) => e.type !== 'DELETED' && waiting(e.object, finalizer) && queue.add(e.object.metadata.name ?? ''));
+  for (const v of volumes.list()) if (waiting(v, finalizer)) queue.add(v.metadata.name ?? '');
+  return {
+    stop() {
+      stop();
+      queue.stop();
     },
   };
 }

@@ -7,8 +7,15 @@ export function scopeOf(ctx: RequestContext): RequestScope {
     namespace: ctx.info.isResourceRequest ? ctx.info.namespace : '',
     signal: ctx.signal,
     warnings: ctx.warnings,
-    auditAnnotations: ctx.audit.annotations,
     ...(ctx.info.isResourceRequest ? { groupVersion: { group: ctx.info.apiGroup, version: ctx.info.apiVersion } } : {}),
     ...(ctx.user ? { user: ctx.user } : {}),
+    audit: ctx.audit,
+    writeParams: writeParamsOf(ctx.url.searchParams),
   };
+}
+
+function writeParamsOf(params: URLSearchParams): { fieldManager?: string; fieldValidation?: string } {
+  const fieldManager = params.get('fieldManager');
+  const fieldValidation = params.get('fieldValidation');
+  return { ...(fieldManager ? { fieldManager } : {}), ...(fieldValidation ? { fieldValidation } : {}) };
 }

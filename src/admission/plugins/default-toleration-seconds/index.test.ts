@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApiNames } from '../../../machinery/api-names.js';
-import { attrs, obj } from '../attrs.test-helper.js';
+import { attrs, obj } from '../testing/attrs.js';
 import { defaultTolerationSeconds } from './index.js';
 
 const NR = 'node.kubernetes.io/not-ready';

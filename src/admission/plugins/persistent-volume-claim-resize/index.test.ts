@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { staticLister } from '../../../../test/helpers/static-lister.js';
 import { createApiNames } from '../../../machinery/api-names.js';
-import { attrs, obj } from '../attrs.test-helper.js';
+import { attrs, obj } from '../testing/attrs.js';
 import { persistentVolumeClaimResize } from './index.js';
 
 const classes = staticLister([

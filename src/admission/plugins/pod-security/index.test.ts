@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { staticLister } from '../../../../test/helpers/static-lister.js';
 import { createApiNames } from '../../../machinery/api-names.js';
-import { attrs, obj } from '../attrs.test-helper.js';
+import { attrs, obj } from '../testing/attrs.js';
 import { podSecurity, type NamespaceInfo, type PodInfo } from './index.js';
 import { policyFromLabels, policyLabelKeys, DEFAULT_POD_SECURITY_CONFIG } from './policy.js';
 
@@ -20,9 +20,9 @@ describe('PodSecurity plugin', () => {
 
   it('records the enforced policy and audit violations in the audit annotations', async () => {
     const plugin = podSecurity(names, namespaces, pods, undefined);
-    const a = attrs({ resource: 'pods', object: obj('p', { spec: { containers: [{ name: 'c', image: 'i' }] } }), auditAnnotations: {}, warnings: [] });
+    const a = attrs({ resource: 'pods', object: obj('p', { spec: { containers: [{ name: 'c', image: 'i' }] } }), audit: { annotations: {} }, warnings: [] });
     await plugin.validate?.(a);
-    expect(a.auditAnnotations).toEqual({
+    expect(a.audit?.annotations).toEqual({
       'pod-security.kubernetes.io/enforce-policy': 'baseline:latest',
       'pod-security.kubernetes.io/audit-violations':
         'would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
@@ -37,9 +37,9 @@ describe('PodSecurity plugin', () => {
     ['a namespace', { namespaces: ['ns'] }, undefined, 'namespace'],
   ])('lets %s through when exempt', async (_what, exemptions, runtimeClass, reason) => {
     const plugin = podSecurity(names, namespaces, pods, config(exemptions));
-    const a = attrs({ resource: 'pods', object: privilegedPod(runtimeClass), user: { username: 'admin', groups: [] }, auditAnnotations: {} });
+    const a = attrs({ resource: 'pods', object: privilegedPod(runtimeClass), user: { username: 'admin', groups: [] }, audit: { annotations: {} } });
     await plugin.validate?.(a);
-    expect(a.auditAnnotations?.['pod-security.kubernetes.io/exempt']).toBe(reason);
+    expect(a.audit?.annotations['pod-security.kubernetes.io/exempt']).toBe(reason);
     const other = podSecurity(names, namespaces, pods, undefined);
     await expect(Promise.resolve().then(() => other.validate?.(attrs({ resource: 'pods', object: privilegedPod(runtimeClass), user: { username: 'admin', groups: [] } })))).rejects.toThrow(
       'pods "p" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)',

@@ -12,6 +12,7 @@ import { errors } from '../../../machinery/errors.js';
 import { fieldErr, fieldErrorText, FieldPath, type FieldError } from '../../../machinery/field-errors.js';
 import type { Lister } from '../../../machinery/lister.js';
 import { admissionForbidden } from '../../forbidden.js';
+import { recordAuditAnnotation } from '../../webhook/audit.js';
 import type { PluginConfiguration } from '../../config-file.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../types.js';
 import { evaluatePod, forbiddenDetail, forbiddenReasons, LATEST_MINOR, type CheckKeys, type PodMetaInfo, type PodSpecInfo } from './checks.js';
@@ -82,7 +83,7 @@ export function podSecurity(names: ApiNames, namespaces: Lister<NamespaceInfo>, 
   const minorOf = (lv: LevelVersion): number => (lv.version === 'latest' ? LATEST_MINOR : lv.version);
   const evaluate = (lv: LevelVersion, meta: PodMetaInfo | undefined, spec: PodSpecInfo | undefined) => evaluatePod(lv.level, minorOf(lv), meta ?? {}, spec ?? {}, checkKeys);
   const annotate = (a: AdmissionAttributes, key: string, value: string): void => {
-    if (a.auditAnnotations) a.auditAnnotations[annotation(key)] = value;
+    recordAuditAnnotation(a.audit, annotation(key), value);
   };
   const exemptNamespace = (ns: string): boolean => config.exemptions.namespaces.includes(ns);
   const exemptUser = (a: AdmissionAttributes): boolean => !!a.user && config.exemptions.usernames.includes(a.user.username);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { staticLister } from '../../../../test/helpers/static-lister.js';
 import { createApiNames } from '../../../machinery/api-names.js';
-import { attrs, obj } from '../attrs.test-helper.js';
+import { attrs, obj } from '../testing/attrs.js';
 import { defaultPriorityClass, priority, type PriorityClassInfo } from './index.js';
 
 const pc = (name: string, value: number, extra: Partial<PriorityClassInfo> = {}): PriorityClassInfo => ({ metadata: { name }, value, ...extra });

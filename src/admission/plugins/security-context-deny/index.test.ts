@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiNames } from '../../../machinery/api-names.js';
 import { isStatusError } from '../../../machinery/errors.js';
-import { attrs, obj } from '../attrs.test-helper.js';
+import { attrs, obj } from '../testing/attrs.js';
 import { deniedSecurityField, securityContextDeny, type PodSecurityInfo } from './index.js';
 
 describe('SecurityContextDeny', () => {

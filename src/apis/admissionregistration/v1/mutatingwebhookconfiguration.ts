@@ -35,6 +35,8 @@ export const mutatingWebhookConfigurationResource = defineResource<MutatingWebho
         rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }],
         sideEffects: 'NoneOnDryRun',
         admissionReviewVersions: ['v1', 'v1beta1'],
+        // Stored fixtures take effect: only objects labelled for it are sent to this (unreachable) webhook.
+        objectSelector: { matchLabels: { 'fixture.example.com/webhook': 'intercept' } },
       },
     ],
   }),

@@ -35,6 +35,8 @@ export const validatingWebhookConfigurationResource = defineResource<ValidatingW
         rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
         sideEffects: 'None',
         admissionReviewVersions: ['v1'],
+        // Stored fixtures take effect: only objects labelled for it are sent to this (unreachable) webhook.
+        objectSelector: { matchLabels: { 'fixture.example.com/webhook': 'intercept' } },
       },
     ],
   }),

@@ -1,7 +1,9 @@
 /**
- * A keyed work queue: a key waiting is held once however often it is added, one key is never
- * worked on twice at the same time (an add while it runs schedules one more run), and a failed key
- * comes back after an exponentially growing delay. stop() drops everything and clears every timer.
+ * The work queue every controller shares (client-go's rate-limited work queue, small): a key
+ * waiting is held once however often it is added, one key is never worked on twice at the same
+ * time (an add while it runs schedules one more run), a failed key comes back after an
+ * exponentially growing delay, and a key may be scheduled for later (a request to clean up when it
+ * gets old). stop() drops everything and clears every timer.
  */
 export interface WorkQueueOptions {
   workers: number;
@@ -19,6 +21,7 @@ export class WorkQueue {
   private readonly again = new Set<string>();
   private readonly attempts = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly delayed = new Set<NodeJS.Timeout>();
   private active = 0;
   private stopped = false;
 
@@ -40,10 +43,23 @@ export class WorkQueue {
     this.pump();
   }
 
+  /** Adds `key` after `delayMs` (a later add of the same key before then does not cancel it). */
+  addAfter(key: string, delayMs: number): void {
+    if (this.stopped) return;
+    if (delayMs <= 0) return this.add(key);
+    const timer = setTimeout(() => {
+      this.delayed.delete(timer);
+      this.add(key);
+    }, delayMs);
+    this.delayed.add(timer);
+  }
+
   stop(): void {
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    for (const t of this.delayed) clearTimeout(t);
+    this.delayed.clear();
     this.waiting.length = 0;
     this.queued.clear();
     this.again.clear();

@@ -1,6 +1,6 @@
 /** Admission attributes for plugin unit tests. */
-import type { AdmissionAttributes } from '../types.js';
-import type { KubeObject } from '../../schema/index.js';
+import type { AdmissionAttributes } from '../../types.js';
+import type { KubeObject } from '../../../schema/index.js';
 
 export function attrs(over: Partial<AdmissionAttributes> & { resource: string }): AdmissionAttributes {
   return {
