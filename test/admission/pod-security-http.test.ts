@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Reply, type TestServer } from '../helpers/server.js';
+import { auditIdOf, eventsOf, readEvents } from '../audit/helpers.js';
 import { created, forbidden, MERGE, pod } from './helpers.js';
 
 const warningsOf = (r: Reply): string[] => {
@@ -110,7 +111,8 @@ plugins:
       usernames: []
 `,
     );
-    s = await startTestServer({ admission: { configFile: file } });
+    writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: "", resources: [pods]}]\n');
+    s = await startTestServer({ admission: { configFile: file }, audit: { policyFile: join(dir, 'policy.yaml'), log: { path: join(dir, 'audit.log') } } });
     await created(s.post('/api/v1/namespaces', nsWith('free', {})));
     await created(s.post('/api/v1/namespaces', nsWith('held', {})));
   });
@@ -122,5 +124,16 @@ plugins:
   it('enforces the default level except in exempt namespaces', async () => {
     await forbidden(s.post('/api/v1/namespaces/held/pods', privileged('p')), 'pods "p" is forbidden: violates PodSecurity "baseline:latest": privileged (container "app" must not set securityContext.privileged=true)');
     await created(s.post('/api/v1/namespaces/free/pods', privileged('p')));
+  });
+
+  it("writes the audit level's violations and the enforced policy into the request's audit event", async () => {
+    await created(s.post('/api/v1/namespaces', nsWith('audited', { 'pod-security.orch.io/audit': 'restricted' })));
+    const r = await s.post('/api/v1/namespaces/audited/pods', pod('plain'));
+    expect(r.status, r.text).toBe(201);
+    const events = await eventsOf(() => readEvents(join(dir, 'audit.log')), auditIdOf(r.headers));
+    expect(events.at(-1)?.annotations).toMatchObject({
+      'pod-security.orch.io/enforce-policy': 'baseline:latest',
+      'pod-security.orch.io/audit-violations': expect.stringMatching(/^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/),
+    });
   });
 });
