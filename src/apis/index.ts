@@ -1,6 +1,7 @@
 /** Every built-in kind, group by group, in the order discovery lists them. */
 import type { ResourceFactory } from '../registry/define-resource.js';
 import { admissionregistrationResources } from './admissionregistration/index.js';
+import { apiextensionsResources } from './apiextensions/index.js';
 import { appsResources } from './apps/index.js';
 import { autoscalingResources } from './autoscaling/index.js';
 import { authenticationResources } from './authentication/index.js';
@@ -35,6 +36,7 @@ export const builtinResources: readonly ResourceFactory[] = [
   ...flowcontrolResources,
   ...certificatesResources,
   ...admissionregistrationResources,
+  ...apiextensionsResources,
   ...schedulingResources,
   ...coordinationResources,
   ...nodeResources,

@@ -13,12 +13,14 @@ import type { ResourceRegistry } from '../registry/registry.js';
 import { startClusterRoleAggregationController } from './clusterrole-aggregation/index.js';
 import { startCsrApprovingController } from './csrapproving/index.js';
 import { startCsrCleanerController } from './csrcleaner/index.js';
+import { startDisruptionController } from './disruption/index.js';
 import { startCsrSigningController, type ClusterSigning } from './csrsigning/index.js';
 import type { ControllerDescriptor } from './framework/context.js';
 import { startGarbageCollector } from './garbage-collector/index.js';
 import { startNamespaceController } from './namespace/index.js';
 import { startResourceQuotaController } from './resourcequota/index.js';
 import { startServiceAccountTokenController } from './serviceaccount-tokens/index.js';
+import { serviceAccountControllerDescriptors, type ServiceAccountControllerDeps } from './service-account-descriptors.js';
 import { startPvcProtectionController, startPvProtectionController } from './storage-protection/index.js';
 
 export { checkControllerSelection, startControllerManager, type ControllerManager, type ControllerManagerDeps } from './framework/manager.js';
@@ -37,11 +39,13 @@ export interface ServerControllerDeps {
   accessReviewer: AccessReviewer;
   /** The legacy service-account token Secrets' filler; absent without a signing key. */
   serviceAccountTokens?: { caPem: string; signLegacyToken(sa: { namespace: string; name: string; uid: string }, secretName: string): Promise<string> };
+  /** The CA pods trust and what cluster-info names (serviceaccount, root-ca-cert-publisher, bootstrapsigner). */
+  serviceAccountControllers?: ServiceAccountControllerDeps;
 }
 
 /** kube-controller-manager 1.25's controllers that this server knows by name but does not run. */
 const NOT_RUN = [
-  'attachdetach', 'cloud-node-lifecycle', 'cronjob', 'daemonset', 'deployment', 'disruption', 'endpoint', 'endpointslice',
+  'attachdetach', 'cloud-node-lifecycle', 'cronjob', 'daemonset', 'deployment', 'endpoint', 'endpointslice',
   'endpointslicemirroring', 'ephemeral-volume', 'horizontalpodautoscaling', 'job', 'nodeipam', 'nodelifecycle',
   'persistentvolume-binder', 'persistentvolume-expander', 'podgc', 'replicaset', 'replicationcontroller',
   'route', 'service', 'statefulset', 'ttl', 'ttl-after-finished',
@@ -92,12 +96,9 @@ export function controllerDescriptors(deps: ServerControllerDeps): ControllerDes
       start: (ctx) => (deps.clusterSigning ? startCsrSigningController(ctx, deps.clusterSigning) : { stop: () => undefined }),
     },
     { name: 'csrapproving', serviceAccount: 'certificate-controller', start: (ctx) => startCsrApprovingController(ctx, deps.accessReviewer) },
+    { name: 'disruption', serviceAccount: 'disruption-controller', start: (ctx) => startDisruptionController({ client: ctx.client, listers: ctx.listers, log: ctx.log }) },
     { name: 'csrcleaner', serviceAccount: 'certificate-controller', start: (ctx) => startCsrCleanerController(ctx) },
-    // Built beside this list by their own work; named here so --controllers knows them.
-    { name: 'serviceaccount', serviceAccount: 'service-account-controller' },
-    { name: 'root-ca-cert-publisher', serviceAccount: 'root-ca-cert-publisher' },
-    { name: 'tokencleaner', serviceAccount: 'token-cleaner', disabledByDefault: true },
-    { name: 'bootstrapsigner', serviceAccount: 'bootstrap-signer', disabledByDefault: true },
+    ...serviceAccountControllerDescriptors(deps.serviceAccountControllers ?? { caPem: '', clusterInfo: () => undefined }),
     { name: 'pvc-protection', serviceAccount: 'pvc-protection-controller', start: (ctx) => startPvcProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
     { name: 'pv-protection', serviceAccount: 'pv-protection-controller', start: (ctx) => startPvProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
     { name: 'resourcequota', serviceAccount: 'resourcequota-controller', start: (ctx) => startResourceQuotaController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },

@@ -1,11 +1,11 @@
 /**
  * Discovery documents: /api, /apis, /apis/{group}, /api/v1 and /apis/{group}/{version}, and the
- * aggregated form of /api and /apis (discovery-aggregated.ts). Built from the registry once, since
- * the set of served resources is fixed for the life of a server.
+ * aggregated form of /api and /apis (discovery-aggregated.ts). Built from one registry snapshot;
+ * the server builds them again for each new snapshot (registry.derived), so ETags follow changes.
  */
 import { createHash } from 'node:crypto';
 import { ALL_VERBS } from '../registry/define-resource.js';
-import type { RegisteredResource, ResourceRegistry } from '../registry/registry.js';
+import type { RegisteredResource, RegistryView } from '../registry/registry.js';
 import { aggregatedDocument, type AggregatedDocument } from './discovery-aggregated-doc.js';
 
 export interface APIResource {
@@ -67,7 +67,7 @@ function resourceEntries(resources: RegisteredResource[]): APIResource[] {
   return out;
 }
 
-export function buildDiscovery(registry: ResourceRegistry): DiscoveryDocuments {
+export function buildDiscovery(registry: RegistryView): DiscoveryDocuments {
   const groups = registry.groups();
   // One resource list per group-version, shared by the plain and the aggregated documents.
   const entries = new Map<string, APIResource[]>();

@@ -7,7 +7,7 @@ import { protobufGaps } from '../schema/protobuf/index.js';
 import { ALL_VERBS, type Deprecation, type ResourceDefinition, type SubresourceDefinition, type Verb } from '../registry/define-resource.js';
 import { Status as StatusSchema, type StructSchema } from '../schema/index.js';
 import { listSchemaFor } from './list-schema.js';
-import type { ResourceRegistry } from '../registry/registry.js';
+import type { RegistrySnapshot, ResourceRegistry } from '../registry/registry.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleGet } from './handlers/get.js';
@@ -53,8 +53,10 @@ export function notFoundResource(): StatusError {
 
 /** Kubernetes' warning for a deprecated version: `apps/v1beta1 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment`. */
 function deprecationWarning(def: ResourceDefinition, d: Deprecation): string {
+  if (d.warning !== undefined) return d.warning;
   const use = d.replacement ? `; use ${d.replacement} ${def.kind}` : '';
-  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+, unavailable in v${d.removedIn}+${use}`;
+  const removed = d.removedIn ? `, unavailable in v${d.removedIn}+` : '';
+  return `${apiVersionOf(def)} ${def.kind} is deprecated in v${d.deprecatedIn}+${removed}${use}`;
 }
 
 export interface DeprecatedRequest {
@@ -71,13 +73,18 @@ export function createResourceRouter(
   settings: EndpointSettings,
   onDeprecated: (r: DeprecatedRequest) => void = () => undefined,
 ) {
-  const endpoints = new Map<string, ResourceEndpoint>();
-  for (const r of registry.all()) {
-    endpoints.set(`${r.def.group}/${r.def.version}/${r.def.resource}`, { def: r.def, store: r.store, names, settings });
-  }
+  // Endpoints of the resources served now, made again after each registry change; a request
+  // resolves its endpoint once, so a change while it runs does not reach it halfway.
+  const endpointsNow = registry.derived((snapshot: RegistrySnapshot) => {
+    const endpoints = new Map<string, ResourceEndpoint>();
+    for (const r of snapshot.all()) {
+      endpoints.set(`${r.def.group}/${r.def.version}/${r.def.resource}`, { def: r.def, store: r.store, names, settings });
+    }
+    return endpoints;
+  });
   return async function routeResource(ctx: RequestContext, info: ResourceRequestInfo): Promise<void> {
     if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) throw notFoundResource();
-    const ep = endpoints.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
+    const ep = endpointsNow().get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
     if (!ep) throw notFoundResource();
     // An empty segment (`namespaces//configmaps`, `configmaps//status`) names nothing.
     if (info.parts.includes('') || (info.inNamespace && !info.namespace)) throw notFoundResource();
@@ -116,7 +123,7 @@ export function createResourceRouter(
       // Kubernetes' audit annotations of a deprecated endpoint (document 1, Versioning).
       ctx.audit.annotations[names.key('deprecated')] = 'true';
       if (def.deprecation.removedIn) ctx.audit.annotations[names.key('removed-release')] = def.deprecation.removedIn;
-      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn });
+      onDeprecated({ group: def.group, version: def.version, resource: def.resource, subresource: info.subresource, removedRelease: def.deprecation.removedIn ?? '' });
     }
     if (sub?.kind === 'view') return handleView(ctx, ep, info, sub);
     if (sub?.kind === 'action') return handleAction(ctx, ep, info, sub);

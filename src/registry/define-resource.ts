@@ -12,6 +12,7 @@ import type { ServiceAccountTokenIssuer } from '../machinery/service-account-tok
 import type { KubeObject, StructSchema } from '../schema/index.js';
 import type { ServiceAllocators } from './allocator/types.js';
 import type { TableDefinition } from './table.js';
+import type { GenericStore } from './generic-store.js';
 
 export type { AllocationResult, ServiceAllocators, ValuePool } from './allocator/types.js';
 
@@ -169,6 +170,8 @@ export interface CreateSubresourceContext extends StrategyContext {
   readonly signal: AbortSignal;
   /** Adds a `Warning` header to the answer. */
   warn(message: string): void;
+  /** The request asked for a dry run (`?dryRun=All`). */
+  readonly dryRun: boolean;
 }
 
 /**
@@ -180,7 +183,11 @@ export interface CreateSubresource {
   readonly verbs: readonly Verb[];
   /** The group, version and kind of the request and answer, e.g. authentication/v1 TokenRequest. */
   readonly request: { readonly group: string; readonly version: string; readonly kind: string };
+  /** Older versions of the request's group whose body is accepted too (pods/eviction takes policy/v1beta1). */
+  readonly alsoAcceptedVersions?: readonly string[];
   readonly schema: StructSchema;
+  /** The answer is a `Status` (pods/eviction's Success), not an object of the request's kind. */
+  readonly answersStatus?: boolean;
   /**
    * The answer to `request` (decoded with `schema`, apiVersion and kind already checked) for the
    * parent `name`. Throws a StatusError for a request that cannot be answered. Mutates nothing.
@@ -211,15 +218,22 @@ export interface VersionConversion {
 export interface Deprecation {
   /** Release the version was deprecated in, e.g. `1.23`. */
   readonly deprecatedIn: string;
-  /** Release it stops being served in, e.g. `1.26`. */
-  readonly removedIn: string;
+  /** Release it stops being served in, e.g. `1.26`; absent when none is planned (v1 ComponentStatus). */
+  readonly removedIn?: string;
   /** The version to use instead, `group/version`. */
   readonly replacement?: string;
+  /**
+   * The whole warning text, when the version says it (a CRD version's deprecationWarning); the
+   * other fields are then only what metrics report.
+   */
+  readonly warning?: string;
 }
 
 /** What a review kind's create may know: the strategy context and the request's abort signal. */
 export interface ReviewContext extends StrategyContext {
   readonly signal: AbortSignal;
+  /** The request asked for a dry run: a review that acts on other objects (legacy bindings) changes nothing. */
+  readonly dryRun?: boolean;
 }
 
 /** The answer authentication gives about a bearer token (a TokenReview's status). */
@@ -289,9 +303,16 @@ export interface KindEnvironment {
   readonly serviceAllocators?: ServiceAllocators;
   /** Listers of stored objects, for kinds whose subresources read other objects (TokenRequest). */
   readonly listers?: ListerSource;
+  /** Resolves when the storage backend answers, rejects with why not (ComponentStatus etcd-0). */
+  readonly storageHealth?: () => Promise<void>;
+  /** The store of a stored resource by group and resource, for subresources that write other objects (pods/eviction). */
+  readonly stores?: StoreLookup;
   /** Signs service-account tokens; absent when no signing key is configured (no `serviceaccounts/token`). */
   readonly serviceAccountTokens?: ServiceAccountTokenIssuer;
 }
+
+/** Finds the store (the storage version's) of a resource; undefined for one not defined. */
+export type StoreLookup = (group: string, resource: string) => GenericStore | undefined;
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** The group as served, already qualified with the API domain; '' is the core group. */
@@ -308,8 +329,16 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly schema: StructSchema<T>;
   readonly strategy: Strategy<T>;
   readonly subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
-  /** A minimal valid object without name or namespace, for the generic suite and examples. */
-  readonly fixture?: () => Record<string, unknown>;
+  /**
+   * A minimal valid object without name or namespace, for the generic suite and examples. Kinds
+   * whose content must match their name get the name the suite uses (see fixtureName).
+   */
+  readonly fixture?: (name?: string) => Record<string, unknown>;
+  /**
+   * For kinds whose name is bound to their content (a CRD is `<plural>.<group>`): the name the
+   * generic suites give the object they chose `name` for; the fixture is then made for it.
+   */
+  readonly fixtureName?: (name: string) => string;
   /** Set on a served version that is not the storage version: how to convert to and from the hub. */
   readonly conversion?: VersionConversion;
   /**
@@ -326,9 +355,15 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /**
    * A kind that is never stored (TokenReview, SubjectAccessReview): a create decodes what was sent,
    * passes it here and answers 201 with what this returns; nothing is written, and `verbs` should
-   * be `['create']`. Throws a StatusError for a request it refuses (a missing field: 400).
+   * be `['create']`. Throws a StatusError for a request it refuses (a missing field: 400). An answer
+   * of kind `Status` (legacy bindings' Success) is sent as a Status.
    */
   readonly review?: (obj: T, ctx: ReviewContext) => Promise<T>;
+  /**
+   * A kind computed at each read, never stored (ComponentStatus): get and list answer from what
+   * this returns; `verbs` should be `['get', 'list']`. Must not throw for an unhealthy component.
+   */
+  readonly computed?: (ctx: { readonly signal: AbortSignal }) => Promise<T[]>;
 }
 
 export type ResourceFactory = (names: ApiNames, env: KindEnvironment) => ResourceDefinition;

@@ -47,6 +47,11 @@ export interface RawSchema extends Typed<unknown> {
   readonly type: 'raw';
   /** The named type it stands for (`meta.v1.FieldsV1`, `runtime.RawExtension`); unnamed means any JSON object. */
   readonly name?: string;
+  /**
+   * The OpenAPI schema to publish for the value, verbatim, when it has one of its own (a custom
+   * resource's field, kept as sent and checked against this schema by its validation).
+   */
+  readonly openapi?: Readonly<Record<string, unknown>>;
 }
 export interface MapSchema<V = unknown> extends Typed<Record<string, V>> {
   readonly type: 'map';
@@ -213,7 +218,7 @@ export const t = {
   microTime: (): TimeSchema => ({ type: 'time', precision: 'micro' }),
   intOrString: (): IntOrStringSchema => ({ type: 'int-or-string' }),
   quantity: (): QuantitySchema => ({ type: 'quantity' }),
-  raw: (opts?: { name?: string }): RawSchema => ({ type: 'raw', ...(opts?.name ? { name: opts.name } : {}) }),
+  raw: (opts?: { name?: string; openapi?: Readonly<Record<string, unknown>> }): RawSchema => ({ type: 'raw', ...(opts?.name ? { name: opts.name } : {}), ...(opts?.openapi ? { openapi: opts.openapi } : {}) }),
   map: <V extends Schema>(values: V, opts?: { mapType?: MapType }): MapSchema<Infer<V>> => ({ type: 'map', values, ...(opts?.mapType ? { mapType: opts.mapType } : {}) }),
   list: <I extends Schema>(
     items: I,

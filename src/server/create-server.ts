@@ -13,6 +13,8 @@ import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
 import { loadControllerSettings, startControllers } from './controller-manager.js';
 import { startApiserverEndpoints } from '../controllers/apiserver-endpoints/index.js';
+import { startCrdController } from '../controllers/crd-status/index.js';
+import type { CustomResourceDefinition } from '../apis/apiextensions/index.js';
 import { buildDiscovery } from '../endpoints/discovery.js';
 import { createResourceRouter } from '../endpoints/installer.js';
 import { createOpenApiDocuments, createOpenApiHandler } from '../endpoints/openapi/index.js';
@@ -29,7 +31,8 @@ import { createServiceAllocators, parseServiceRanges } from '../registry/allocat
 import { GenericStore } from '../registry/generic-store.js';
 import { ResourceListers } from '../registry/lister.js';
 import { deferredListerSource, type ListerSource } from '../machinery/lister.js';
-import { ResourceRegistry } from '../registry/registry.js';
+import { ResourceRegistry, type RegisteredResource } from '../registry/registry.js';
+import { createResourceSets } from './resource-sets.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { WatchCache } from '../storage/cacher/cache.js';
 import { registerWatchCacheMetrics } from '../storage/cacher/cache-metrics.js';
@@ -168,6 +171,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     names,
     serviceAllocators,
     listers,
+    stores: (group, resource) => hubs.get(`${group}/${resource}`),
+    storageHealth: async () => void (await kv.currentRevision()),
     tokenReviewer: authentication.tokenReviewer,
     accessReviewer: accessReviewer(authorization.authorizer),
     ...(saTokens?.issuer ? { serviceAccountTokens: saTokens.issuer } : {}),
@@ -181,14 +186,18 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     if (def.group === '' && def.resource === 'namespaces') namespaceStore = store;
     cache.register(prefix, store.makeEntry, { group: def.group, version: def.version, kind: def.kind, resource: def.resource });
   }
+  const served: RegisteredResource[] = [];
   for (const def of definitions) {
     if (!runtimeConfig.isEnabled(def.group, def.version, def.resource)) continue;
     const stored = def.storedAs ?? def;
     const store = hubs.get(`${stored.group}/${stored.resource}`);
     if (!store) throw new Error(`${def.group}/${def.version} ${def.kind} converts to a storage version that is not defined`);
-    registry.add({ def, store });
+    served.push({ def, store });
   }
+  registry.change({ add: served });
   await cache.start(REGISTRY_PREFIX);
+  // Resources added while the server runs (custom resources) get their stores here, as the built-ins did above.
+  const resourceSets = createResourceSets({ registry, kv, cache, admission, names, hubs, keyPrefixOf });
 
   const client = new InProcessClient(registry, hubs);
   admissionWriter.bind({ update: (group, resource, namespace, name, subresource, transform) => client.resource(group, resource).update(namespace, name, (c) => transform(c as KubeObject), subresource) });
@@ -196,6 +205,12 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   if (namespaceStore) await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
   await ensureRbacPolicy(client, names, log);
   await ensureSystemPriorityClasses(client, names, log);
+  // Serving custom resources is every instance's job (kube-apiserver's apiextensions controllers run
+  // on each), so the CRD controller runs outside the leader-elected controller manager.
+  if (hubs.has(`${names.group('apiextensions')}/customresourcedefinitions`)) {
+    controllers.push(startCrdController({ client, crds: listers.for<CustomResourceDefinition>(names.group('apiextensions'), 'customresourcedefinitions'), names, registry, resourceSets, log }));
+  }
+  let clusterInfoServer: string | undefined;
   const controllerManager = await startControllers({
     settings: controllerSettings,
     client,
@@ -209,6 +224,11 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
       registry,
       accessReviewer: env.accessReviewer as NonNullable<KindEnvironment['accessReviewer']>,
       ...(saTokens?.signLegacyToken ? { serviceAccountTokens: { caPem: material?.servingCaPem ?? '', signLegacyToken: saTokens.signLegacyToken } } : {}),
+      serviceAccountControllers: {
+        caPem: material?.servingCaPem ?? '',
+        // cluster-info names the address the listener has, known once it listens (below).
+        clusterInfo: () => (clusterInfoServer ? { server: clusterInfoServer, ...(material?.servingCaPem ? { caPem: material.servingCaPem } : {}) } : undefined),
+      },
     },
   });
   const compactor: Compactor = startCompactor({ kv, cache, windowMs: options.watchHistoryMs ?? DEFAULTS.watchHistoryMs, log });
@@ -225,10 +245,10 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const storageCheck = { name: 'etcd', check: async () => void (await kv.currentRevision()) };
   const version = versionInfo(PACKAGE_VERSION);
   const router = createRouter({
-    discovery: buildDiscovery(registry),
+    discovery: registry.derived(buildDiscovery),
     apiDiscoveryGroup: names.group('apidiscovery'),
     version,
-    openapi: createOpenApiHandler(createOpenApiDocuments(registry, names, { version: version.gitVersion ?? '' })),
+    openapi: createOpenApiHandler(registry.derived((snapshot) => createOpenApiDocuments(snapshot, names, { version: version.gitVersion ?? '' }))),
     health: {
       livez: [{ name: 'ping', check: async () => undefined }, { name: 'log', check: async () => undefined }, storageCheck],
       readyz: [
@@ -277,6 +297,8 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // The kubernetes Service and this instance's address in its endpoints, kept by every instance.
   const apiserverEndpoints = await startApiserverEndpoints({ client, names, log, ip: advertisedAddress(options.advertiseAddress, bindAddress) ?? address.address, port: address.port, serviceIP: serviceRanges.clusterIPRanges[0]?.valueAt(0) ?? '' });
   const tls = material ? serverTls(material) : undefined;
+  // cluster-info names the address the listener has.
+  clusterInfoServer = url;
   const kubeconfig = kubeconfigFor(url, tls ? { ...(tls.caPem ? { caPem: tls.caPem } : {}), ...(tls.adminCertPem && tls.adminKeyPem ? { clientCertPem: tls.adminCertPem, clientKeyPem: tls.adminKeyPem } : {}) } : {});
   let closing: Promise<void> | undefined;
   return {

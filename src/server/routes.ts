@@ -17,7 +17,8 @@ import { requestHost } from '../http/headers.js';
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH, type IssuerDiscovery } from '../authn/service-account/index.js';
 
 export interface RouteDeps {
-  discovery: DiscoveryDocuments;
+  /** The discovery documents of the resources served now (they change as CRDs come and go). */
+  discovery: () => DiscoveryDocuments;
   /** The group of aggregated discovery's types: apidiscovery.orch.io (apidiscovery.k8s.io). */
   apiDiscoveryGroup: string;
   version: Record<string, string>;
@@ -32,8 +33,7 @@ export interface RouteDeps {
 }
 
 export function createRouter(deps: RouteDeps) {
-  const { discovery } = deps;
-  const rootPaths = (): string[] => {
+  const rootPaths = (discovery: DiscoveryDocuments): string[] => {
     const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/openapi/v3/', '/readyz', '/version'];
     const groups = discovery.apiGroupList() as { groups: { name: string; versions: { groupVersion: string }[] }[] };
     for (const g of groups.groups) {
@@ -57,12 +57,13 @@ export function createRouter(deps: RouteDeps) {
     const { info } = ctx;
     if (info.isResourceRequest) return deps.routeResource(ctx, info);
     const method = ctx.req.method ?? 'GET';
+    const discovery = deps.discovery();
     if (method !== 'GET' && method !== 'HEAD') throw errors.methodNotAllowed();
     // An empty inner segment (`//`, `/api//v1`) names no document; trailing slashes are tolerated.
     if (/\/\/./.test(info.path) || info.path.startsWith('//')) throw notFoundResource();
     const path = info.path.replace(/\/+$/, '') || '/';
     const segs = path.split('/').filter(Boolean);
-    if (path === '/') return respondValue(ctx, 200, { paths: rootPaths() });
+    if (path === '/') return respondValue(ctx, 200, { paths: rootPaths(discovery) });
     if (path === '/version') return respondValue(ctx, 200, deps.version);
     if (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH) {
       const docs = deps.issuerDiscovery?.();

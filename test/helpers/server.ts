@@ -251,6 +251,14 @@ export type TestServerOptions = Omit<ServerOptions, 'dataDir' | 'plainHttp'> & {
 };
 
 /** Starts a server for a test; `dataDir: true` uses a fresh temporary SQLite directory. */
+/**
+ * The controllers a test server runs unless the suite names its own: the default set without the
+ * root CA publisher, whose ConfigMap in every namespace would stand in every list and watch of
+ * ConfigMaps a suite about reads makes (Kubernetes' own integration tests run the API server
+ * without a controller manager, so they never see it). Suites about it pass `controllerManager: { controllers: ['*'] }`.
+ */
+export const TEST_SERVER_CONTROLLERS: readonly string[] = ['*', '-root-ca-cert-publisher'];
+
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   let tempDir: string | undefined;
   const { dataDir, tls: secure, ...rest } = opts;
@@ -261,7 +269,14 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   } else {
     dir = dataDir;
   }
-  const server = await createServer({ port: 0, logLevel: 'silent', ...(secure ? {} : { plainHttp: true }), ...rest, ...(dir ? { dataDir: dir } : {}) });
+  const server = await createServer({
+    port: 0,
+    logLevel: 'silent',
+    controllerManager: { controllers: TEST_SERVER_CONTROLLERS },
+    ...(secure ? {} : { plainHttp: true }),
+    ...rest,
+    ...(dir ? { dataDir: dir } : {}),
+  });
   const url = server.url;
   const tls = server.tls?.clientOptions;
   let session: ClientHttp2Session | undefined;

@@ -25,15 +25,12 @@ const res = (gv: string, name: string, namespaced: boolean, missing?: string): E
 const sub = (gv: string, name: string, missing?: string): Entry => ({ gv, name, ...(missing ? { missing } : {}) });
 
 const NODE_AGENT = 'issue 15 §2 (needs a node agent)';
-const EVICTION = 'issue 15 §3';
 const EXTENSIONS = 'custom resources and API aggregation';
-const BINDING = 'issue 15 §1: the legacy bindings collection';
-const COMPONENT_STATUS = 'issue 15 §1: componentstatuses';
 
 /** Kubernetes 1.25, default feature gates and runtime config. */
 const KUBERNETES_1_25: Entry[] = [
-  res('v1', 'bindings', NS, BINDING),
-  res('v1', 'componentstatuses', CLUSTER, COMPONENT_STATUS),
+  res('v1', 'bindings', NS),
+  res('v1', 'componentstatuses', CLUSTER),
   res('v1', 'configmaps', NS),
   res('v1', 'endpoints', NS),
   res('v1', 'events', NS),
@@ -52,7 +49,7 @@ const KUBERNETES_1_25: Entry[] = [
   sub('v1', 'pods/attach', NODE_AGENT),
   sub('v1', 'pods/binding'),
   sub('v1', 'pods/ephemeralcontainers'),
-  sub('v1', 'pods/eviction', EVICTION),
+  sub('v1', 'pods/eviction'),
   sub('v1', 'pods/exec', NODE_AGENT),
   sub('v1', 'pods/log', NODE_AGENT),
   sub('v1', 'pods/portforward', NODE_AGENT),
@@ -73,8 +70,8 @@ const KUBERNETES_1_25: Entry[] = [
 
   res('admissionregistration.k8s.io/v1', 'mutatingwebhookconfigurations', CLUSTER),
   res('admissionregistration.k8s.io/v1', 'validatingwebhookconfigurations', CLUSTER),
-  res('apiextensions.k8s.io/v1', 'customresourcedefinitions', CLUSTER, EXTENSIONS),
-  sub('apiextensions.k8s.io/v1', 'customresourcedefinitions/status', EXTENSIONS),
+  res('apiextensions.k8s.io/v1', 'customresourcedefinitions', CLUSTER),
+  sub('apiextensions.k8s.io/v1', 'customresourcedefinitions/status'),
   res('apiregistration.k8s.io/v1', 'apiservices', CLUSTER, EXTENSIONS),
   sub('apiregistration.k8s.io/v1', 'apiservices/status', EXTENSIONS),
   res('apps/v1', 'controllerrevisions', NS),

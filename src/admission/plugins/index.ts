@@ -33,6 +33,7 @@ import { priority } from './priority/index.js';
 import { resourceQuota } from './resource-quota/index.js';
 import { runtimeClass } from './runtime-class/index.js';
 import { securityContextDeny } from './security-context-deny/index.js';
+import { serviceAccountAdmission } from './service-account/index.js';
 import { storageObjectInUseProtection } from './storage-object-in-use-protection/index.js';
 import { taintNodesByCondition } from './taint-nodes-by-condition/index.js';
 
@@ -81,8 +82,7 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   { name: 'SecurityContextDeny', defaultOn: false, make: (c) => securityContextDeny(c.names) },
   { name: 'LimitPodHardAntiAffinityTopology', defaultOn: false },
   { name: 'LimitRanger', defaultOn: true, make: (c) => limitRanger(c.names, core(c, 'limitranges')) },
-  // Comes with the service-account work (its own helper).
-  { name: 'ServiceAccount', defaultOn: true },
+  { name: 'ServiceAccount', defaultOn: true, make: (c) => serviceAccountAdmission(c.names, { serviceAccounts: core(c, 'serviceaccounts'), namespaces: core(c, 'namespaces') }) },
   { name: 'NodeRestriction', defaultOn: false },
   { name: 'TaintNodesByCondition', defaultOn: true, make: (c) => taintNodesByCondition(c.names) },
   { name: 'AlwaysPullImages', defaultOn: false },

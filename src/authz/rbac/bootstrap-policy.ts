@@ -133,6 +133,15 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
       rule(['create'], [authz], ['subjectaccessreviews']),
       eventsRule,
     ]),
+    role('system:controller:disruption-controller', [
+      rule(['get', 'list', 'watch'], ['apps', 'extensions'], ['deployments', 'replicasets']),
+      rule(['get', 'list', 'watch'], [''], ['replicationcontrollers']),
+      rule(['get', 'list', 'watch'], ['policy'], ['poddisruptionbudgets']),
+      rule(['get', 'list', 'watch'], ['apps'], ['statefulsets']),
+      rule(['update'], ['policy'], ['poddisruptionbudgets/status']),
+      rule(['get'], ['*'], ['*/scale']),
+      eventsRule,
+    ]),
     role('system:controller:pv-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']), eventsRule]),
     role('system:controller:pvc-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']), rule(['get', 'list', 'watch'], [''], ['pods']), eventsRule]),
     // Quota counts anything (count/<resource>.<group>), so it may list and watch everything.
@@ -175,6 +184,7 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     binding('system:controller:namespace-controller', [serviceAccount('namespace-controller')]),
     binding('system:controller:certificate-controller', [serviceAccount('certificate-controller')]),
     binding('system:controller:pv-protection-controller', [serviceAccount('pv-protection-controller')]),
+    binding('system:controller:disruption-controller', [serviceAccount('disruption-controller')]),
     binding('system:controller:pvc-protection-controller', [serviceAccount('pvc-protection-controller')]),
     binding('system:controller:resourcequota-controller', [serviceAccount('resourcequota-controller')]),
     binding('system:controller:root-ca-cert-publisher', [serviceAccount('root-ca-cert-publisher')]),
@@ -191,7 +201,13 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
   const roles: Role[] = [
     nsRole(clusterInfo, names.publicNamespace, [rule(['get'], [''], ['configmaps'], ['cluster-info'])]),
     // The namespaced controller roles of Kubernetes 1.25 (bootstrap signer, token cleaner).
-    nsRole('system:controller:bootstrap-signer', names.publicNamespace, [rule(READ, [''], ['configmaps']), rule(['update'], [''], ['configmaps'], ['cluster-info']), eventsRule]),
+    nsRole('system:controller:bootstrap-signer', names.publicNamespace, [
+      rule(READ, [''], ['configmaps']),
+      rule(['update'], [''], ['configmaps'], ['cluster-info']),
+      // cluster-info is made when missing (as kubeadm lays it out); Kubernetes' signer only updates it.
+      rule(['create'], [''], ['configmaps']),
+      eventsRule,
+    ]),
     nsRole('system:controller:bootstrap-signer', system, [rule(READ, [''], ['secrets'])]),
     nsRole('system:controller:token-cleaner', system, [rule(['delete', 'get', 'list', 'watch'], [''], ['secrets']), eventsRule]),
   ];

@@ -6,6 +6,9 @@
  * stops leading (its controllers stop) and becomes a candidate again. stop() ends the loop and,
  * when leading, gives the Lease up so another instance need not wait the lease duration out.
  *
+ * On SQLite and memory (`exclusiveStore`) the Lease is taken at start and not renewed: no other
+ * instance can share the store, so renewals would only be writes.
+ *
  * Writes go through the in-process client with compare-and-swap on the resourceVersion, so two
  * candidates can never both believe they took the Lease.
  */
@@ -174,6 +177,9 @@ export function startLeaderElection(deps: LeaderElectorDeps): LeaderElector {
       record('became leader');
       leading = new AbortController();
       deps.onStartedLeading(leading.signal);
+      // On a store no other instance can open, nobody could take the Lease over: renewing it would
+      // only be a write every retry period. Lead until stopped.
+      while (deps.exclusiveStore && !stop.aborted) await sleep(2 ** 31 - 1, stop);
       // Leader: renew every retry period; give up when no renewal succeeds within the deadline.
       let lastRenewal = Date.now();
       while (!stop.aborted) {

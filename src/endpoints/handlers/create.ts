@@ -9,8 +9,10 @@ import { negotiateWriteOutput, respondWrittenObject, storedSource } from '../tra
 import { QueryParams } from '../params.js';
 import { decodeRequestObject } from './decode-object.js';
 import { scopeOf } from './scope.js';
+import { respondValue } from '../respond.js';
+import { Status as StatusSchema } from '../../schema/index.js';
 
-function reviewContext(ctx: RequestContext, ep: ResourceEndpoint): ReviewContext {
+function reviewContext(ctx: RequestContext, ep: ResourceEndpoint, dryRun: boolean): ReviewContext {
   const scope = scopeOf(ctx);
   return {
     names: ep.names,
@@ -18,6 +20,7 @@ function reviewContext(ctx: RequestContext, ep: ResourceEndpoint): ReviewContext
     subresource: '',
     now: new Date(),
     signal: ctx.signal,
+    dryRun,
     ...(scope.user ? { user: scope.user } : {}),
     ...(scope.groupVersion ? { requestGroupVersion: scope.groupVersion } : {}),
   };
@@ -32,7 +35,8 @@ export async function handleCreate(ctx: RequestContext, ep: ResourceEndpoint, in
   const obj = await decodeRequestObject(ctx, ep, q.fieldValidation('CreateOptions'));
   if (ep.def.review) {
     // A review is answered, not stored: dry run or not, nothing is written.
-    const answer = await ep.def.review(obj, reviewContext(ctx, ep));
+    const answer = await ep.def.review(obj, reviewContext(ctx, ep, dryRun));
+    if (answer.kind === 'Status') return respondValue(ctx, 201, answer, StatusSchema);
     respondWrittenObject(ctx, ep, 201, out, storedSource(ep, answer));
     return;
   }

@@ -21,6 +21,17 @@ export async function handleList(ctx: RequestContext, ep: ResourceEndpoint, info
   const q = new QueryParams(ctx.url.searchParams, ep.names.metaGroup);
   const choice = negotiateOutputChoice(ctx, { schema: listSchemaFor(ep.def), conversions: conversionSupport(ep) });
   const { serializer } = choice;
+  if (ep.def.computed) {
+    const items = await ep.def.computed({ signal: ctx.signal });
+    if (choice.conversion) {
+      const sources = items.map((stored): SourceObject => ({ stored, served: () => stored }));
+      respondConverted(ctx, 200, choice, convertList(ep.def.table, listKindOf(ep.def), sources, {}, choice.conversion, optionsFor(ctx, choice), tableContext(ep)));
+      return;
+    }
+    const list = { kind: listKindOf(ep.def), apiVersion: apiVersionOf(ep.def), metadata: {}, items };
+    writeBody(ctx, 200, serializer.mediaType, serializer.encode(list, isPretty(ctx)));
+    return;
+  }
   const labels = q.labelSelector();
   const fields = q.fieldSelector(ep.def);
   const limit = q.int('limit', { min: 0 });

@@ -8,10 +8,11 @@ import { errors } from '../../machinery/errors.js';
 import { apiVersionOf } from '../../machinery/gvk.js';
 import type { RequestContext } from '../../machinery/request-context.js';
 import type { CreateSubresource } from '../../registry/define-resource.js';
-import { DecodeError, decodeObject, type KubeObject } from '../../schema/index.js';
+import { DecodeError, decodeObject, Status as StatusSchema, type KubeObject } from '../../schema/index.js';
 import { QueryParams } from '../params.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceEndpoint } from '../resource-endpoint.js';
+import { respondValue } from '../respond.js';
 import { convertObject } from '../transform/convert.js';
 import { respondConverted, tableContext } from '../transform/respond-converted.js';
 import { negotiateWriteOutput } from '../transform/respond-object.js';
@@ -25,7 +26,8 @@ function decodeRequest(sub: CreateSubresource, value: unknown): { request: KubeO
   const where = `${kind} in version "${version}" cannot be handled as a ${kind}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${where}: the body must be a JSON object`);
   const raw = value as Record<string, unknown>;
-  if (raw.apiVersion !== undefined && raw.apiVersion !== '' && raw.apiVersion !== apiVersion) {
+  const accepted = [apiVersion, ...(sub.alsoAcceptedVersions ?? []).map((v) => apiVersionOf({ group: sub.request.group, version: v }))];
+  if (raw.apiVersion !== undefined && raw.apiVersion !== '' && !accepted.includes(String(raw.apiVersion))) {
     throw errors.badRequest(`the API version in the data (${String(raw.apiVersion)}) does not match the expected API version (${apiVersion})`);
   }
   if (raw.kind !== undefined && raw.kind !== '' && raw.kind !== kind) throw errors.badRequest(`the kind in the data (${String(raw.kind)}) does not match the expected kind (${kind})`);
@@ -57,7 +59,9 @@ export async function handleNamedCreate(ctx: RequestContext, ep: ResourceEndpoin
     ...(ctx.user ? { user: ctx.user } : {}),
     signal: ctx.signal,
     warn: (message) => void ctx.warnings.push(message),
+    dryRun,
   });
+  if (sub.answersStatus) return respondValue(ctx, 201, answer, StatusSchema);
   // A Table of the answer has the default columns (Name, Created At), as Kubernetes prints a TokenRequest.
   const { choice } = out;
   const shown = choice.conversion ? convertObject(undefined, { stored: answer, served: () => answer }, choice.conversion, out.options, tableContext(ep)) : answer;

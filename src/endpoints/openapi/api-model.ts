@@ -6,7 +6,7 @@
  */
 import type { ApiNames } from '../../machinery/api-names.js';
 import { ALL_VERBS, listKindOf, type ResourceDefinition, type Verb } from '../../registry/define-resource.js';
-import type { ResourceRegistry } from '../../registry/registry.js';
+import type { RegistryView } from '../../registry/registry.js';
 import { APIResourceList, DeleteOptions, ListMeta, Patch, Status, t, WatchEvent, type StructSchema } from '../../schema/index.js';
 import { operationGroupVersion, tagOf } from './names.js';
 import {
@@ -235,7 +235,7 @@ function resourcePaths(names: ApiNames, def: ResourceDefinition, prefix: string)
   return paths;
 }
 
-export function buildApiModel(registry: ResourceRegistry, names: ApiNames): ApiModel {
+export function buildApiModel(registry: RegistryView, names: ApiNames): ApiModel {
   const groupVersions: GroupVersionModel[] = [];
   for (const g of registry.groups()) {
     for (const version of g.versions) {

@@ -1,10 +1,10 @@
 /**
- * The OpenAPI documents of one server, each rendered once (on first request) with its content hash:
- * the registry is fixed for the life of a server, so nothing here is ever rebuilt. Pure: no I/O.
+ * The OpenAPI documents of one registry snapshot, each rendered once (on first request) with its
+ * content hash; a new snapshot (a resource added or removed) gets new documents. Pure: no I/O.
  */
 import { createHash } from 'node:crypto';
 import type { ApiNames } from '../../machinery/api-names.js';
-import type { ResourceRegistry } from '../../registry/registry.js';
+import type { RegistryView } from '../../registry/registry.js';
 import { buildApiModel, type ApiModel } from './api-model.js';
 import type { DocumentInfo } from './common.js';
 import { encodeSwaggerProtobuf } from './protobuf-v2.js';
@@ -37,7 +37,7 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= { v: make() }).v;
 }
 
-export function createOpenApiDocuments(registry: ResourceRegistry, names: ApiNames, info: DocumentInfo): OpenApiDocuments {
+export function createOpenApiDocuments(registry: RegistryView, names: ApiNames, info: DocumentInfo): OpenApiDocuments {
   const model = once((): ApiModel => buildApiModel(registry, names));
   const swagger = once(() => buildSwagger(names, model(), info));
   const v2Json = once(() => render(Buffer.from(JSON.stringify(swagger()))));

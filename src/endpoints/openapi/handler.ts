@@ -76,16 +76,19 @@ function redirect(ctx: RequestContext, location: string): void {
   res.end();
 }
 
-export function createOpenApiHandler(docs: OpenApiDocuments) {
+/** `current` gives the documents of the resources served now (they change as CRDs come and go). */
+export function createOpenApiHandler(current: () => OpenApiDocuments) {
   const v2Offers: readonly Offer[] = [
-    { accepts: 'application/json', contentType: 'application/json', doc: docs.v2Json },
-    { accepts: OPENAPI_V2_PROTOBUF_DEPRECATED, contentType: OPENAPI_V2_PROTOBUF, doc: docs.v2Protobuf },
-    { accepts: OPENAPI_V2_PROTOBUF, contentType: OPENAPI_V2_PROTOBUF, doc: docs.v2Protobuf },
+    { accepts: 'application/json', contentType: 'application/json', doc: () => current().v2Json() },
+    { accepts: OPENAPI_V2_PROTOBUF_DEPRECATED, contentType: OPENAPI_V2_PROTOBUF, doc: () => current().v2Protobuf() },
+    { accepts: OPENAPI_V2_PROTOBUF, contentType: OPENAPI_V2_PROTOBUF, doc: () => current().v2Protobuf() },
   ];
 
   /** Handles a GET or HEAD of `/openapi/...`; `segs` are the path's segments after `openapi`. */
   return function handleOpenApi(ctx: RequestContext, segs: readonly string[]): void {
     const [version, ...rest] = segs;
+    // One set of documents for the whole request, whatever changes meanwhile.
+    const docs = current();
     if (version === 'v2' && rest.length === 0) {
       const offer = negotiate(ctx, v2Offers);
       return serve(ctx, offer.contentType, offer.doc(), { Vary: 'Accept' });

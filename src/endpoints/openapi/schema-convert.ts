@@ -144,6 +144,7 @@ export class SchemaConverter {
       case 'quantity':
         return this.namedScalar('resource.Quantity');
       case 'raw':
+        if (r.openapi) return structuredClone(r.openapi) as JsonObject;
         return r.name ? this.namedScalar(r.name) : { type: 'object' };
       case 'map': {
         const out: JsonObject = { type: 'object', additionalProperties: this.element(r.values) };

@@ -75,3 +75,32 @@ describe('WatchCache when its watch is cut off from compacted history', () => {
     await kv.close();
   });
 });
+
+describe('WatchCache resources registered while it runs', () => {
+  it('loads what the store holds, follows later writes, refuses older watches, and forgets on unregister', async () => {
+    const kv = createMemoryKV();
+    const cache = new WatchCache(kv, { freshnessTimeoutMs: 5_000 });
+    cache.register('/registry/things/', make);
+    await cache.start('/registry/');
+    await kv.create('/registry/widgets/a', '{"a":1}');
+    const b = await kv.create('/registry/widgets/b', '{"b":1}');
+    await cache.waitFresh(b.modRevision);
+    expect(cache.has('/registry/widgets/')).toBe(false);
+    await cache.registerLive('/registry/widgets/', make);
+    expect(cache.list('/registry/widgets/', '/registry/widgets/', undefined).entries.map((e) => e.key)).toEqual(['/registry/widgets/a', '/registry/widgets/b']);
+    // A watch from before the registration cannot be served from the window: the store serves it.
+    expect(() => cache.watch('/registry/widgets/', '/registry/widgets/', { initial: false, fromRevision: 1, filter: () => true, bookmarks: false, signal: new AbortController().signal })).toThrow(/too old/);
+    const ac = new AbortController();
+    const watcher = cache.watch('/registry/widgets/', '/registry/widgets/', { initial: false, fromRevision: cache.currentRevision, filter: () => true, bookmarks: false, signal: ac.signal });
+    const c = await kv.create('/registry/widgets/c', '{}');
+    await cache.waitFresh(c.modRevision);
+    const it = watcher[Symbol.asyncIterator]();
+    expect((await it.next()).value).toMatchObject({ type: 'ADDED', revision: c.modRevision });
+    cache.unregister('/registry/widgets/');
+    expect((await it.next()).done).toBe(true);
+    expect(cache.has('/registry/widgets/')).toBe(false);
+    await expect(cache.registerLive('/registry/things/', make)).rejects.toThrow(/cached already/);
+    cache.close();
+    await kv.close();
+  });
+});

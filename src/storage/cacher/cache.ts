@@ -56,6 +56,10 @@ interface ResourceState {
   changeListeners: Set<CacheChangeListener>;
   /** Watchers closed because they fell too far behind, since start. */
   terminated: number;
+  /** Revision the resource was registered at while the cache ran: the window holds nothing of it before. */
+  since: number;
+  /** Keys changed by events while a live registration loads; its list must not overwrite them. */
+  touched: Set<string> | undefined;
 }
 
 /** What a resource is called in metrics. */
@@ -151,9 +155,56 @@ export class WatchCache {
 
   /** Registers a resource's key prefix; must happen before start(). */
   register(prefix: string, make: EntryMaker, labels?: ResourceLabels): void {
-    this.resources.push({ prefix, make, labels, entries: new Map(), keys: new SortedKeys(), watchers: new Set(), terminated: 0, changeListeners: new Set() });
+    this.addState(prefix, make, labels, 0);
+  }
+
+  private addState(prefix: string, make: EntryMaker, labels: ResourceLabels | undefined, since: number): ResourceState {
+    if (this.resources.some((r) => r.prefix === prefix)) throw new Error(`the resource at ${prefix} is cached already`);
+    const state: ResourceState = { prefix, make, labels, entries: new Map(), keys: new SortedKeys(), watchers: new Set(), terminated: 0, changeListeners: new Set(), since, touched: undefined };
+    this.resources.push(state);
     // Longest prefix first, so that nested prefixes resolve to the most specific resource.
     this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
+    return state;
+  }
+
+  /**
+   * Registers a resource while the cache runs (a custom resource): events from now on are applied
+   * to it at once, and what the store held under its prefix at the cache's revision is loaded
+   * beneath them. Resolves once its state is complete; rejects (registering nothing) when the store
+   * cannot be read. Watches from before this point are served by the store (WatchTooOldError).
+   */
+  async registerLive(prefix: string, make: EntryMaker, labels?: ResourceLabels): Promise<void> {
+    if (!this.readyPromise) return this.register(prefix, make, labels);
+    await this.readyPromise;
+    const at = this.revision;
+    const state = this.addState(prefix, make, labels, at);
+    state.touched = new Set();
+    try {
+      const snapshot = await this.kv.list(prefix, { revision: at });
+      for (const e of snapshot.entries) {
+        if (state.touched.has(e.key)) continue;
+        state.entries.set(e.key, make(e.key, e.value, e.modRevision));
+        state.keys.insert(e.key);
+      }
+    } catch (e) {
+      this.unregister(prefix);
+      throw e;
+    } finally {
+      state.touched = undefined;
+    }
+  }
+
+  /** Forgets a resource (no longer served): its watchers end, its state is dropped. */
+  unregister(prefix: string): void {
+    const i = this.resources.findIndex((r) => r.prefix === prefix);
+    if (i < 0) return;
+    const [state] = this.resources.splice(i, 1) as [ResourceState];
+    for (const w of [...state.watchers]) w.events.queue.end();
+  }
+
+  /** Whether a resource is cached at exactly this prefix. */
+  has(prefix: string): boolean {
+    return this.resources.some((r) => r.prefix === prefix);
   }
 
   get currentRevision(): number {
@@ -239,6 +290,7 @@ export class WatchCache {
   private apply(ev: KVEvent): void {
     const res = this.resourceOf(ev.key);
     if (res) {
+      res.touched?.add(ev.key);
       const prev = res.entries.get(ev.key);
       let event: CacheEvent;
       if (ev.type === 'put') {
@@ -377,8 +429,9 @@ export class WatchCache {
     opts: { fromRevision?: number; initial: boolean; filter: EntryFilter; bookmarks: boolean; signal: AbortSignal; initialEventsEndBookmark?: (revision: number) => WatchItem },
   ): AsyncIterable<WatchItem> {
     const res = this.state(resourcePrefix);
-    if (!opts.initial && opts.fromRevision !== undefined && opts.fromRevision < this.windowStart) {
-      throw new WatchTooOldError(opts.fromRevision, this.windowStart + 1);
+    const windowStart = Math.max(this.windowStart, res.since);
+    if (!opts.initial && opts.fromRevision !== undefined && opts.fromRevision < windowStart) {
+      throw new WatchTooOldError(opts.fromRevision, windowStart + 1);
     }
     const watcher: Watcher = {
       prefix,

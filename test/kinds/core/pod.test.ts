@@ -25,6 +25,8 @@ describe('Pod', () => {
     // classes are tested under test/admission.
     s = await startTestServer({ admission: { disablePlugins: ['Priority', 'RuntimeClass', 'DefaultTolerationSeconds', 'LimitRanger'] } });
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
+    // The ServiceAccount admission plugin refuses a pod whose account does not exist.
+    for (const sa of ['runner', 'builder', 'new']) expect((await s.post(`/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: sa } })).status).toBe(201);
   });
   afterAll(() => s.close());
 
@@ -68,7 +70,8 @@ describe('Pod', () => {
 
   describe('defaults', () => {
     it('fills the pod-level defaults', async () => {
-      const p = await created(one());
+      // Without the token volume the ServiceAccount plugin would mount (its own tests cover it).
+      const p = await created({ ...one(), automountServiceAccountToken: false });
       expect(p.spec).toMatchObject({
         restartPolicy: 'Always',
         dnsPolicy: 'ClusterFirst',
@@ -106,6 +109,7 @@ describe('Pod', () => {
 
     it('defaults ports to TCP, probes and handlers, and volumes to emptyDir with file modes', async () => {
       const p = await created({
+        automountServiceAccountToken: false,
         containers: [
           {
             name: 'app',
@@ -173,6 +177,7 @@ describe('Pod', () => {
       const ns = 'pod-fields';
       const pods = `/api/v1/namespaces/${ns}/pods`;
       expect((await s.post('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+      expect((await s.post(`/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'robot' } })).status).toBe(201);
       const a = (await s.post(pods, { metadata: { name: 'selected' }, spec: { ...one(), nodeName: 'node-a', restartPolicy: 'Never', schedulerName: 'custom', serviceAccountName: 'robot' } })).body;
       expect((await s.post(pods, { metadata: { name: 'other' }, spec: one() })).status).toBe(201);
       await s.patch(`${pods}/${a.metadata.name}/status`, { status: { phase: 'Running', podIP: '10.1.2.3', nominatedNodeName: 'node-b' } }, MERGE);

@@ -1,6 +1,6 @@
 /** PodDisruptionBudget (policy/v1) over HTTP: the zero status on create, Kubernetes' spec and status rules, a mutable spec, /status, kubectl's columns. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, TEST_SERVER_CONTROLLERS, type TestServer } from '../../helpers/server.js';
 import { expectCauses, MERGE } from '../core/helpers.js';
 
 const PDBS = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
@@ -10,7 +10,8 @@ const pdb = (name: string, spec: Record<string, unknown>) => ({ metadata: { name
 describe('PodDisruptionBudget', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    // The kind alone: these tests write status as the disruption controller would.
+    s = await startTestServer({ controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption'] } });
   });
   afterAll(() => s.close());
 

@@ -1,5 +1,7 @@
 /** The core group, version v1: the kinds served under /api/v1. */
 import type { ResourceFactory } from '../../../registry/define-resource.js';
+import { legacyBindingResource } from './binding.js';
+import { componentStatusResource } from './componentstatus.js';
 import { configMapResource } from './configmap.js';
 import { endpointsResource } from './endpoints.js';
 import { eventResource } from './event.js';
@@ -28,6 +30,8 @@ export const coreV1Resources: readonly ResourceFactory[] = [
   persistentVolumeClaimResource,
   serviceAccountResource,
   podResource,
+  legacyBindingResource,
+  componentStatusResource,
   limitRangeResource,
   resourceQuotaResource,
   podTemplateResource,

@@ -7,6 +7,7 @@ import { defineResource, statusSubresource } from '../../../registry/define-reso
 import { nameValidators } from '../../../machinery/name-validation.js';
 import { objectHeader, t, type ObjectOf } from '../../../schema/index.js';
 import { bindingSubresource } from './pod/binding.js';
+import { evictionSubresource } from './pod/eviction.js';
 import { defaultPodObject } from './pod/defaults.js';
 import { PodSpec } from './pod/pod-spec.js';
 import { PodStatus } from './pod/pod-status.js';
@@ -23,7 +24,7 @@ export type Pod = ObjectOf<typeof PodSchema>;
 
 const FIELD_NAMES = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'] as const;
 
-export const podResource = defineResource<Pod>((names) => {
+export const podResource = defineResource<Pod>((names, env) => {
   return {
     group: '',
     version: 'v1',
@@ -66,6 +67,7 @@ export const podResource = defineResource<Pod>((names) => {
         validateUpdate: (pod, old) => validatePodStatusUpdate(pod, old),
       }),
       binding: bindingSubresource<Pod>(),
+      ...(env.listers && env.stores ? { eviction: evictionSubresource(env.listers, env.stores) } : {}),
       // Debug containers are added to a running pod here, and only here; everything else stays as stored.
       ephemeralcontainers: {
         kind: 'partial',
