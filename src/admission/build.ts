@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import type { ApiNames } from '../machinery/api-names.js';
 import type { ListerSource } from '../machinery/lister.js';
 import type { Logger } from '../machinery/logger.js';
+import type { ObjectWriter } from './object-writer.js';
 import type { ResourceRegistry } from '../registry/registry.js';
 import { loadAdmissionConfigFile, NO_ADMISSION_CONFIG } from './config-file.js';
 import { admissionSettings, type AdmissionOptions } from './options.js';
@@ -19,6 +20,8 @@ export interface AdmissionPluginsDeps {
   readonly options?: AdmissionOptions;
   readonly names: ApiNames;
   readonly listers: ListerSource;
+  /** Plugins' writes of other objects (a deferred writer: bound once the stores are open). */
+  readonly writer: ObjectWriter;
   /** The server's authorizer, for the plugins that ask it (the certificate plugins). */
   readonly authorizer: SignerAuthorizer;
   readonly log?: Logger;
@@ -44,6 +47,7 @@ export function buildAdmissionPlugins(deps: AdmissionPluginsDeps): AdmissionPlug
       names: deps.names,
       listers: deps.listers,
       authorizer: deps.authorizer,
+      writer: deps.writer,
       settings,
       configuration: file.configurationFor(slot.name),
       ...(deps.log ? { log: deps.log } : {}),

@@ -18,6 +18,7 @@ import { startCsrSigningController, type ClusterSigning } from './csrsigning/ind
 import type { ControllerDescriptor } from './framework/context.js';
 import { startGarbageCollector } from './garbage-collector/index.js';
 import { startNamespaceController } from './namespace/index.js';
+import { startResourceQuotaController } from './resourcequota/index.js';
 import { startServiceAccountTokenController } from './serviceaccount-tokens/index.js';
 import { serviceAccountControllerDescriptors, type ServiceAccountControllerDeps } from './service-account-descriptors.js';
 import { startPvcProtectionController, startPvProtectionController } from './storage-protection/index.js';
@@ -46,7 +47,7 @@ export interface ServerControllerDeps {
 const NOT_RUN = [
   'attachdetach', 'cloud-node-lifecycle', 'cronjob', 'daemonset', 'deployment', 'endpoint', 'endpointslice',
   'endpointslicemirroring', 'ephemeral-volume', 'horizontalpodautoscaling', 'job', 'nodeipam', 'nodelifecycle',
-  'persistentvolume-binder', 'persistentvolume-expander', 'podgc', 'replicaset', 'replicationcontroller', 'resourcequota',
+  'persistentvolume-binder', 'persistentvolume-expander', 'podgc', 'replicaset', 'replicationcontroller',
   'route', 'service', 'statefulset', 'ttl', 'ttl-after-finished',
 ];
 
@@ -100,6 +101,7 @@ export function controllerDescriptors(deps: ServerControllerDeps): ControllerDes
     ...serviceAccountControllerDescriptors(deps.serviceAccountControllers ?? { caPem: '', clusterInfo: () => undefined }),
     { name: 'pvc-protection', serviceAccount: 'pvc-protection-controller', start: (ctx) => startPvcProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
     { name: 'pv-protection', serviceAccount: 'pv-protection-controller', start: (ctx) => startPvProtectionController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
+    { name: 'resourcequota', serviceAccount: 'resourcequota-controller', start: (ctx) => startResourceQuotaController({ client: ctx.client, listers: ctx.listers, names: ctx.names, log: ctx.log }) },
   ];
   return [...run, ...NOT_RUN.map((name) => ({ name }))];
 }

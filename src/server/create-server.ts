@@ -6,6 +6,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { buildAdmissionPlugins } from '../admission/build.js';
 import { admissionChain } from '../admission/types.js';
+import type { KubeObject } from '../schema/index.js';
+import { deferredObjectWriter } from '../admission/object-writer.js';
 import { builtinResources } from '../apis/index.js';
 import { InProcessClient } from '../client/in-process-client.js';
 import { startCompactor, type Compactor } from '../storage/compactor.js';
@@ -110,6 +112,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   // Files the authenticators read are checked before the store opens, so a bad one leaves nothing open.
   // Authenticators that read API objects get listers bound once the cache exists, below.
   const lateListers = deferredListerSource();
+  const admissionWriter = deferredObjectWriter();
   const metrics = createApiMetrics();
   // Admission plugins are made (and their files checked) now; the certificate plugins ask the
   // authorizer, which exists once the store is open, before any request can reach them; the webhook
@@ -120,6 +123,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
     names,
     listers: lateListers,
     authorizer: lateAuthorizer,
+    writer: admissionWriter,
     log,
     metrics: metrics.registry,
     servedResources: { all: () => registry.all() },
@@ -196,6 +200,7 @@ export async function createServer(options: ServerOptions = {}): Promise<OrchSer
   const resourceSets = createResourceSets({ registry, kv, cache, admission, names, hubs, keyPrefixOf });
 
   const client = new InProcessClient(registry, hubs);
+  admissionWriter.bind({ update: (group, resource, namespace, name, subresource, transform) => client.resource(group, resource).update(namespace, name, (c) => transform(c as KubeObject), subresource) });
   const controllers: { stop(): void }[] = [];
   if (namespaceStore) await ensureNamespaces(client, ['default', names.systemNamespace, names.publicNamespace, names.nodeLeaseNamespace]);
   await ensureRbacPolicy(client, names, log);

@@ -27,8 +27,8 @@ let s: TestServer;
 const NS = 'apply-every-kind';
 beforeAll(async () => {
   // APF off: with it, the server writes each FlowSchema's Dangling condition just after its create; no
-  // disruption controller: it would write PDB status between applies.
-  s = await startTestServer({ enablePriorityAndFairness: false, controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption'] } });
+  // disruption controller: it would write PDB status between applies; no quota controller: it fills a quota's status after its create.
+  s = await startTestServer({ enablePriorityAndFairness: false, controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption', '-resourcequota'] } });
   expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
 });
 afterAll(() => s.close());

@@ -54,8 +54,8 @@ describe.each(['orch.io', 'k8s.io'])('every kind in every representation (%s)', 
 
   beforeAll(async () => {
     // APF off (it writes each FlowSchema's Dangling condition after its create) and no disruption
-    // controller (it writes PDB status): each kind as stored and read back.
-    s = await startTestServer({ apiDomain: domain, enablePriorityAndFairness: false, controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption'] } });
+    // controller (it writes PDB status) nor quota controller (it fills a quota's status): each kind as stored and read back.
+    s = await startTestServer({ apiDomain: domain, enablePriorityAndFairness: false, controllerManager: { controllers: [...TEST_SERVER_CONTROLLERS, '-disruption', '-resourcequota'] } });
     expect((await s.post('/api/v1/namespaces', { metadata: { name: NS } })).status).toBe(201);
   });
   afterAll(() => s.close());

@@ -15,6 +15,7 @@ import type { ListerSource } from '../../machinery/lister.js';
 import type { Logger } from '../../machinery/logger.js';
 import type { ResourceRegistry } from '../../registry/registry.js';
 import type { PluginConfiguration } from '../config-file.js';
+import type { ObjectWriter } from '../object-writer.js';
 import type { AdmissionSettings } from '../options.js';
 import type { AdmissionPlugin } from '../types.js';
 import { certificateApproval, type SignerAuthorizer } from './certificate-approval/index.js';
@@ -27,7 +28,9 @@ import { defaultTolerationSeconds } from './default-toleration-seconds/index.js'
 import { limitRanger } from './limit-ranger/index.js';
 import { namespaceLifecycle } from './namespace-lifecycle/index.js';
 import { persistentVolumeClaimResize } from './persistent-volume-claim-resize/index.js';
+import { podSecurity } from './pod-security/index.js';
 import { priority } from './priority/index.js';
+import { resourceQuota } from './resource-quota/index.js';
 import { runtimeClass } from './runtime-class/index.js';
 import { securityContextDeny } from './security-context-deny/index.js';
 import { serviceAccountAdmission } from './service-account/index.js';
@@ -41,6 +44,8 @@ export interface PluginContext {
   readonly settings: AdmissionSettings;
   /** This plugin's entry in `--admission-control-config-file`, undefined when it has none. */
   readonly configuration: PluginConfiguration | undefined;
+  /** Writes other stored objects as the server (ResourceQuota's charges); bound once the stores are open. */
+  readonly writer: ObjectWriter;
   /** The server's authorizer (plugins are made before it exists, so it may answer only once the server runs). */
   readonly authorizer: SignerAuthorizer;
   readonly log?: Logger;
@@ -82,8 +87,7 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   { name: 'TaintNodesByCondition', defaultOn: true, make: (c) => taintNodesByCondition(c.names) },
   { name: 'AlwaysPullImages', defaultOn: false },
   { name: 'ImagePolicyWebhook', defaultOn: false },
-  // Pod Security Standards: a later helper.
-  { name: 'PodSecurity', defaultOn: true },
+  { name: 'PodSecurity', defaultOn: true, make: (c) => podSecurity(c.names, core(c, 'namespaces'), core(c, 'pods'), c.configuration) },
   { name: 'PodNodeSelector', defaultOn: false },
   { name: 'Priority', defaultOn: true, make: (c) => priority(c.names, c.listers.for(c.names.group('scheduling'), 'priorityclasses')) },
   { name: 'DefaultTolerationSeconds', defaultOn: true, make: (c) => defaultTolerationSeconds(c.names, c.settings) },
@@ -110,8 +114,8 @@ export const ORDERED_PLUGINS: readonly PluginSlot[] = [
   // made of the object (src/admission/webhook/).
   { name: 'MutatingAdmissionWebhook', defaultOn: true, make: (c) => mutatingAdmissionWebhook(webhookDeps(c, 'MutatingAdmissionWebhook')) },
   { name: 'ValidatingAdmissionWebhook', defaultOn: true, make: (c) => validatingAdmissionWebhook(webhookDeps(c, 'ValidatingAdmissionWebhook')) },
-  // Quota (a later helper) counts only what admission let through.
-  { name: 'ResourceQuota', defaultOn: true },
+  // Quota counts only what admission let through.
+  { name: 'ResourceQuota', defaultOn: true, make: (c) => resourceQuota(c.names, core(c, 'resourcequotas'), c.writer) },
   { name: 'AlwaysDeny', defaultOn: false },
 ];
 

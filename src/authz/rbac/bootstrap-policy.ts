@@ -144,6 +144,8 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     ]),
     role('system:controller:pv-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']), eventsRule]),
     role('system:controller:pvc-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']), rule(['get', 'list', 'watch'], [''], ['pods']), eventsRule]),
+    // Quota counts anything (count/<resource>.<group>), so it may list and watch everything.
+    role('system:controller:resourcequota-controller', [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [''], ['resourcequotas/status']), eventsRule]),
     role('system:controller:root-ca-cert-publisher', [rule(['create', 'update'], [''], ['configmaps']), eventsRule]),
     role('system:controller:service-account-controller', [rule(['create'], [''], ['serviceaccounts']), eventsRule]),
     // The controller manager's own user: leader election, informers, and the controllers that act as it (serviceaccount-token).
@@ -184,6 +186,7 @@ export function bootstrapPolicy(names: ApiNames): BootstrapPolicy {
     binding('system:controller:pv-protection-controller', [serviceAccount('pv-protection-controller')]),
     binding('system:controller:disruption-controller', [serviceAccount('disruption-controller')]),
     binding('system:controller:pvc-protection-controller', [serviceAccount('pvc-protection-controller')]),
+    binding('system:controller:resourcequota-controller', [serviceAccount('resourcequota-controller')]),
     binding('system:controller:root-ca-cert-publisher', [serviceAccount('root-ca-cert-publisher')]),
     binding('system:controller:service-account-controller', [serviceAccount('service-account-controller')]),
     binding(`system:${names.prefix}-controller-manager`, [user(`system:${names.prefix}-controller-manager`)]),
