@@ -64,6 +64,8 @@ export function startControllerManager(deps: ControllerManagerDeps): ControllerM
 
   const startAll = (leading: AbortSignal): void => {
     const mine = ++generation;
+    // Every controller listens for the end of leadership: one listener each, more than Node's default ten.
+    setMaxListeners(0, leading);
     for (const descriptor of enabled) {
       if (!descriptor.start) continue;
       void startOne(descriptor, leading).then(
