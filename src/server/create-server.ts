@@ -340,10 +340,10 @@ async function servingMaterial(options: ServerOptions, bindAddress: string, serv
     log.warn('SERVING PLAIN HTTP WITHOUT TLS: traffic is unencrypted and client certificates are impossible; meant for tests and local tools only', { bindAddress });
     return undefined;
   }
-  if (!isLoopback(bindAddress)) {
-    // Callers are authenticated, but until authorization exists every one of them (anonymous ones
-    // too, unless --anonymous-auth=false) may do anything.
-    log.warn('listening beyond loopback, and requests are not authorized yet: every caller (anonymous ones too, unless anonymous requests are off) has full access', { bindAddress });
+  if (!isLoopback(bindAddress) && options.authorizationModes?.[0] === 'AlwaysAllow') {
+    // Authorization decides nothing then: every caller (anonymous ones too, unless
+    // --anonymous-auth=false) may do anything, and on the network that deserves a warning.
+    log.warn('listening beyond loopback with --authorization-mode=AlwaysAllow first: every caller (anonymous ones too, unless anonymous requests are off) has full access', { bindAddress });
   }
   const advertised = advertisedAddress(options.advertiseAddress, bindAddress);
   return loadServingMaterial({
