@@ -5,7 +5,7 @@
  * message or undefined. Pure.
  */
 import { compareQuantities, formatQuantity, roundUpQuantity, type Quantity } from '../../../machinery/quantity.js';
-import { quantityOf, type ResourceList } from '../resource-lists.js';
+import { quantityOf, type ResourceList } from '../../../machinery/resource-list.js';
 
 const milli = (q: Quantity): Quantity => roundUpQuantity(q, -3);
 const text = (s: string): string => {

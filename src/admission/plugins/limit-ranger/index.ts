@@ -12,7 +12,7 @@ import type { Lister } from '../../../machinery/lister.js';
 import { addQuantities, compareQuantities, formatQuantity } from '../../../machinery/quantity.js';
 import { admissionForbidden, aggregateMessage } from '../../forbidden.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../types.js';
-import { quantityOf, type ResourceList } from '../resource-lists.js';
+import { quantityOf, type ResourceList } from '../../../machinery/resource-list.js';
 import { limitRequestRatioConstraint, maxConstraint, maxRequestConstraint, minConstraint } from './constraints.js';
 
 /** What the plugin reads of a LimitRange. */

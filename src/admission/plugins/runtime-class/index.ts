@@ -11,7 +11,7 @@ import type { Lister } from '../../../machinery/lister.js';
 import { admissionForbidden } from '../../forbidden.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../types.js';
 import type { Toleration } from '../default-toleration-seconds/index.js';
-import { sameResources } from '../resource-lists.js';
+import { sameResources } from '../../../machinery/resource-list.js';
 import { mergeTolerations } from './merge-tolerations.js';
 
 /** What the plugin reads of a RuntimeClass. */

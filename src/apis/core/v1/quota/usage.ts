@@ -6,19 +6,10 @@
  * secrets, replication controllers and quotas). Also which pods a quota's scopes select. Pure;
  * shared by the ResourceQuota admission plugin and the quota controller.
  */
-import { addQuantities, compareQuantities, formatQuantity, parseQuantity, type Quantity } from '../../../../machinery/quantity.js';
+import { addQuantities, compareQuantities, formatQuantity, type Quantity } from '../../../../machinery/quantity.js';
+import { quantityOf, type ResourceList } from '../../../../machinery/resource-list.js';
 
-export type ResourceList = Record<string, string>;
-
-/** The quantity, or undefined for text that is not one (validation refuses that with its own message). */
-function quantityOf(text: string | undefined): Quantity | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return parseQuantity(text);
-  } catch {
-    return undefined;
-  }
-}
+export { sameResources, type ResourceList } from '../../../../machinery/resource-list.js';
 
 /** Amounts by resource name. */
 export type Usage = Map<string, Quantity>;
@@ -351,15 +342,3 @@ export function resourceOfQuotaName(name: string, storageGroup: string): { group
   return undefined;
 }
 
-/** Semantic equality of two resource lists: the same names with equal amounts (`1Gi` equals `1024Mi`). */
-export function sameResources(a: ResourceList | undefined, b: ResourceList | undefined): boolean {
-  const x = a ?? {};
-  const y = b ?? {};
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  return keys.every((k) => {
-    const p = quantityOf(x[k]);
-    const q = quantityOf(y[k]);
-    return p && q ? compareQuantities(p, q) === 0 : x[k] === y[k];
-  });
-}

@@ -1,5 +1,5 @@
-/** Resource lists (`{cpu: "500m", memory: "1Gi"}`) as admission plugins compare them. Pure. */
-import { compareQuantities, parseQuantity, QuantityError, type Quantity } from '../../machinery/quantity.js';
+/** Resource lists (`{cpu: "500m", memory: "1Gi"}`) as admission plugins and the quota code read them. Pure. */
+import { compareQuantities, parseQuantity, QuantityError, type Quantity } from './quantity.js';
 
 export type ResourceList = Record<string, string>;
 
