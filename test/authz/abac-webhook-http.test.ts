@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { writeWebhookKubeconfig } from '../helpers/webhook-kubeconfig.js';
 import { makeTestCertificates, type TestCertificates } from '../helpers/test-ca.js';
 import { AUTHZ_V1, RBAC_V1, caller, eventually, roleBinding, userSubject } from './helpers.js';
 
@@ -53,28 +54,7 @@ afterAll(async () => {
 });
 
 function kubeconfig(name: string, opts: { server?: string; withCa?: boolean } = {}): string {
-  const path = join(certs.dir, `${name}.kubeconfig`);
-  writeFileSync(
-    path,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: authz',
-      '  cluster:',
-      `    server: ${opts.server ?? webhookUrl}`,
-      ...(opts.withCa === false ? [] : ['    certificate-authority: ca.crt']),
-      'users:',
-      '- name: apiserver',
-      '  user:',
-      '    token: not-a-real-secret',
-      'contexts:',
-      '- name: webhook',
-      '  context: { cluster: authz, user: apiserver }',
-      'current-context: webhook',
-    ].join('\n'),
-  );
-  return path;
+  return writeWebhookKubeconfig(join(certs.dir, `${name}.kubeconfig`), { server: opts.server ?? webhookUrl, ...(opts.withCa === false ? {} : { certificateAuthority: 'ca.crt' }) });
 }
 
 function policyFile(lines: object[]): string {

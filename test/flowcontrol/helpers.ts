@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { httpCall, openWatch, startTestServer, type Reply, type WatchReader, type RequestOptions, type Target, type TestServer } from '../helpers/server.js';
+import { writeWebhookKubeconfig } from '../helpers/webhook-kubeconfig.js';
 import { makeTestCertificates, type TestCertificates } from '../helpers/test-ca.js';
 import type { TestServerOptions } from '../helpers/server.js';
 
@@ -52,26 +53,7 @@ export async function startFlowControlServer(users: readonly string[], delayMs: 
   });
   await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
   const kubeconfig = join(certs.dir, 'webhook.kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: authz',
-      '  cluster:',
-      `    server: https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`,
-      '    certificate-authority: ca.crt',
-      'users:',
-      '- name: apiserver',
-      '  user:',
-      '    token: not-a-real-secret',
-      'contexts:',
-      '- name: webhook',
-      '  context: { cluster: authz, user: apiserver }',
-      'current-context: webhook',
-    ].join('\n'),
-  );
+  writeWebhookKubeconfig(kubeconfig, { server: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`, certificateAuthority: 'ca.crt' });
   const tokenFile = join(certs.dir, 'tokens.csv');
   writeFileSync(tokenFile, users.map((u, i) => `token-of-${u},${u},${i + 1}`).join('\n') + '\n');
   const s = await startTestServer({
